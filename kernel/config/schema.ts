@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+// Every setting the server reads. Each key has its default here and a documented line in .env.example;
+// a test keeps the two in step.
+
+const flag = z.enum(['0', '1']).transform((v) => v === '1');
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0),
+);
+
+export const configSchema = z
+  .object({
+    PROJECT_NAME: z.string().min(1).default('uc-mcp-server'),
+    PROJECT_VERSION: z.string().default(''),
+    PROJECT_CREATOR: z.string().default('uc-mcp-server maintainers'),
+    STATE_DIR: z.string().default(''),
+    SERVER_NAME: z.string().min(1).default('uc-mcp-server'),
+    SERVER_HOST: z.string().min(1).default('127.0.0.1'),
+    SERVER_PORT: port.default(8443),
+    PUBLIC_BASE_URL: z
+      .url({ protocol: /^https$/ })
+      .or(z.literal(''))
+      .default(''),
+    SERVER_ALLOWED_HOSTS: list.default([]),
+    SERVER_ALLOWED_ORIGINS: list.default([]),
+    HTTP_MAX_BODY_BYTES: positiveInt.default(1_048_576),
+    HTTP_MAX_HEADER_BYTES: positiveInt.max(1_048_576).default(16_384),
+    HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+    TLS_CERT_FILE: z.string().default(''),
+    TLS_KEY_FILE: z.string().default(''),
+    TLS_CA_FILE: z.string().default(''),
+    TLS_SAN: list.default([]),
+    TLS_SELF_SIGNED_DAYS: positiveInt.max(3650).default(365),
+    TLS_CHECK_HOURS: positiveInt.default(24),
+    LOGGING_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+    LOGGING_ROTATE_SIZE: positiveInt.min(1024).default(5_242_880),
+    LOGGING_ROTATE_FILES: z.coerce.number().int().min(1).max(1000).default(5),
+    LOGGING_CONSOLE_ENABLED: flag.default(true),
+    AUDIT_FSYNC: flag.default(false),
+    TRUSTED_PROXIES: list.default([]),
+    AUTH_CLIENTS: z.string().default(''),
+    SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+  })
+  .superRefine((cfg, ctx) => {
+    const certSet = cfg.TLS_CERT_FILE !== '';
+    const keySet = cfg.TLS_KEY_FILE !== '';
+    if (certSet !== keySet) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [certSet ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'],
+        message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+      });
+    }
+  });
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;
+
+/** The keys of the schema, in declaration order (for .env.example and the docs test). */
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof Config)[];

@@ -1,0 +1,142 @@
+import { KernelError } from './kernel-error.ts';
+
+export { KernelError, isKernelError } from './kernel-error.ts';
+
+// The spec's error table (functional-spec.md, Errors), one class per code.
+
+export class AuthFailedError extends KernelError {
+  readonly code = 'AUTH_FAILED';
+  readonly status = 401;
+}
+export class AuthRevokedError extends KernelError {
+  readonly code = 'AUTH_REVOKED';
+  readonly status = 401;
+}
+export class AuthExpiredError extends KernelError {
+  readonly code = 'AUTH_EXPIRED';
+  readonly status = 401;
+}
+export class AuthBlockedError extends KernelError {
+  readonly code = 'AUTH_BLOCKED';
+  readonly status = 429;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+export class RateLimitedError extends KernelError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+export class ProfilePermissionError extends KernelError {
+  readonly code = 'ProfilePermissionError';
+  readonly status = 403;
+}
+export class ConfigError extends KernelError {
+  readonly code = 'ConfigError';
+  readonly status = 500;
+}
+export class LicenseError extends KernelError {
+  readonly code = 'LicenseError';
+  readonly status = 503;
+}
+export class CredentialError extends KernelError {
+  readonly code = 'CredentialError';
+  readonly status = 400;
+}
+export class ConnectivityError extends KernelError {
+  readonly code = 'ConnectivityError';
+  readonly status = 400;
+}
+export class AXLError extends KernelError {
+  readonly code = 'AXLError';
+  readonly status = 400;
+}
+export class SSHError extends KernelError {
+  readonly code = 'SSHError';
+  readonly status = 400;
+}
+export class RISError extends KernelError {
+  readonly code = 'RISError';
+  readonly status = 400;
+}
+export class CUPIError extends KernelError {
+  readonly code = 'CUPIError';
+  readonly status = 400;
+}
+export class IntegrityError extends KernelError {
+  readonly code = 'IntegrityError';
+  readonly status = 500;
+}
+
+// Codes the spec does not name but an HTTP server needs; documented in the README's error table.
+
+/** Host or Origin header failed the DNS-rebinding guard. */
+export class TransportRejectedError extends KernelError {
+  readonly code = 'TRANSPORT_REJECTED';
+  readonly status = 403;
+}
+export class BadRequestError extends KernelError {
+  readonly code = 'BAD_REQUEST';
+  readonly status = 400;
+}
+export class NotFoundError extends KernelError {
+  readonly code = 'NOT_FOUND';
+  readonly status = 404;
+}
+export class MethodNotAllowedError extends KernelError {
+  readonly code = 'METHOD_NOT_ALLOWED';
+  readonly status = 405;
+}
+export class PayloadTooLargeError extends KernelError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  readonly status = 413;
+}
+/** A startup step failed for a reason other than .env (corrupt key, unreadable certificate...). */
+export class StartupError extends KernelError {
+  readonly code = 'STARTUP_FAILED';
+  readonly status = 500;
+}
+/** The audit record could not be written, so the operation it would record is refused. */
+export class AuditUnavailableError extends KernelError {
+  readonly code = 'AUDIT_UNAVAILABLE';
+  readonly status = 503;
+}
+/** Anything unexpected: the caller sees only the reference, app.log has the detail. */
+export class InternalError extends KernelError {
+  readonly code = 'INTERNAL_ERROR';
+  readonly status = 500;
+  override readonly expose = false;
+}
+
+/** Every code the kernel can answer with; a test keeps the README's table in step with it. */
+export const ERROR_CODES = [
+  'AUTH_FAILED',
+  'AUTH_REVOKED',
+  'AUTH_EXPIRED',
+  'AUTH_BLOCKED',
+  'RATE_LIMITED',
+  'ProfilePermissionError',
+  'ConfigError',
+  'LicenseError',
+  'CredentialError',
+  'ConnectivityError',
+  'AXLError',
+  'SSHError',
+  'RISError',
+  'CUPIError',
+  'IntegrityError',
+  'TRANSPORT_REJECTED',
+  'BAD_REQUEST',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'STARTUP_FAILED',
+  'AUDIT_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { KernelRuntime } from '../runtime.ts';
+import { errorHandler } from './middleware/error-handler.ts';
+import { requestContext } from './middleware/request-context.ts';
+import { buildTransportPolicy, transportGuard } from './middleware/transport-guard.ts';
+import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import type { KernelState } from './state.ts';
+
+/** A hook that adds routes (and the middleware they need) to the kernel's router. */
+export type RouteInstaller = (router: Router<KernelState>, rt: KernelRuntime) => void;
+
+/**
+ * The whole HTTP pipeline, in order. Every request passes, top to bottom:
+ * request context -> error handler -> Host/Origin guard -> routes (each protected route adds its own
+ * auth middleware from the installers).
+ */
+export function buildApp(
+  rt: KernelRuntime,
+  port: number,
+  installers: RouteInstaller[] = [],
+): Koa<KernelState> {
+  const app = new Koa<KernelState>({ proxy: false });
+  app.silent = true; // errors are logged by the error handler, never printed raw
+  const router = new Router<KernelState>();
+  healthRoutes(router);
+  metricsRoutes(router, rt.metrics);
+  for (const install of installers) install(router, rt);
+
+  app.use(requestContext(rt.metrics, rt.config.TRUSTED_PROXIES));
+  app.use(errorHandler(rt.log));
+  app.use(
+    transportGuard(
+      buildTransportPolicy({
+        listenHost: rt.config.SERVER_HOST,
+        port,
+        publicBaseUrl: rt.publicBaseUrl,
+        extraHosts: rt.config.SERVER_ALLOWED_HOSTS,
+        extraOrigins: rt.config.SERVER_ALLOWED_ORIGINS,
+      }),
+      rt.audit,
+      rt.metrics,
+    ),
+  );
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return app;
+}

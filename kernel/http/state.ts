@@ -1,0 +1,23 @@
+import type { Context, Next, ParameterizedContext } from 'koa';
+
+/** The authenticated caller, set by the bearer middleware. */
+export interface AuthenticatedClient {
+  name: string;
+  profile: string;
+  products: string[];
+  jti: string;
+  scope: string;
+}
+
+/** Per-request data on ctx.state (typed, no global augmentation). */
+export interface KernelState {
+  requestId: string;
+  ip: string;
+  startedAt: number;
+  /** Route label for metrics (the matched pattern, never the raw path). */
+  route?: string;
+  client?: AuthenticatedClient;
+}
+
+export type KernelContext = ParameterizedContext<KernelState> & Context;
+export type KernelMiddleware = (ctx: KernelContext, next: Next) => Promise<void>;

@@ -1,0 +1,66 @@
+import bunyan from 'bunyan';
+import type { Config } from '../config/schema.ts';
+import { redact } from './redact.ts';
+import { RotatingFile } from './rotating-file.ts';
+
+export type AppLogger = bunyan;
+
+/** A bunyan raw stream into the rotating file: one JSON line per record, secrets masked. */
+class RedactingFileStream {
+  constructor(private readonly file: RotatingFile) {}
+  write(rec: Record<string, unknown>): void {
+    try {
+      this.file.writeLine(JSON.stringify(redactRecord(rec)));
+    } catch (err) {
+      // app.log is diagnostic: a full disk must not take the server down (audit.log is the one that refuses).
+      process.stderr.write(`app.log write failed: ${(err as Error).message}\n`);
+    }
+  }
+}
+
+class ConsoleStream {
+  write(rec: Record<string, unknown>): void {
+    process.stdout.write(`${JSON.stringify(redactRecord(rec))}\n`);
+  }
+}
+
+function redactRecord(rec: Record<string, unknown>): Record<string, unknown> {
+  const out = redact(rec) as Record<string, unknown>;
+  if (rec.err instanceof Error) out.err = bunyan.stdSerializers.err(rec.err);
+  return out;
+}
+
+export interface AppLog {
+  logger: AppLogger;
+  file: RotatingFile;
+  close(): Promise<void>;
+}
+
+/** Startup step 2 (app.log half): bunyan JSON to logs/app.log with size rotation, and the console. */
+export function createAppLog(path: string, config: Config): AppLog {
+  const file = new RotatingFile({
+    path,
+    maxBytes: config.LOGGING_ROTATE_SIZE,
+    maxFiles: config.LOGGING_ROTATE_FILES,
+  });
+  const streams: bunyan.Stream[] = [
+    {
+      type: 'raw',
+      level: config.LOGGING_LEVEL,
+      stream: new RedactingFileStream(file) as unknown as NodeJS.WritableStream,
+    },
+  ];
+  if (config.LOGGING_CONSOLE_ENABLED) {
+    streams.push({
+      type: 'raw',
+      level: config.LOGGING_LEVEL,
+      stream: new ConsoleStream() as unknown as NodeJS.WritableStream,
+    });
+  }
+  const logger = bunyan.createLogger({
+    name: config.SERVER_NAME,
+    streams,
+    serializers: { err: bunyan.stdSerializers.err },
+  });
+  return { logger, file, close: () => file.close() };
+}

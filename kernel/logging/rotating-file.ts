@@ -1,0 +1,139 @@
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  fdatasyncSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+
+export interface RotatingFileOptions {
+  path: string;
+  /** Rotate before a write would take the file past this many bytes. */
+  maxBytes: number;
+  /** Gzip archives kept; older ones are deleted. */
+  maxFiles: number;
+  /** fdatasync after every line: survives power loss, at a cost per write. */
+  fsync?: boolean;
+}
+
+/**
+ * An append-only line sink with size rotation. Each line goes to the kernel in one write(2) on an
+ * O_APPEND descriptor, so once `writeLine` returns the line survives the process being killed, and a
+ * crash can only ever leave whole lines. Rotated files are renamed at once and gzipped in the
+ * background; a rename left uncompressed by a crash is compressed at the next start.
+ */
+export class RotatingFile {
+  readonly path: string;
+  private fd: number;
+  private size: number;
+  private readonly opts: RotatingFileOptions;
+  private compressing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(opts: RotatingFileOptions) {
+    this.opts = opts;
+    this.path = opts.path;
+    mkdirSync(dirname(opts.path), { recursive: true, mode: 0o700 });
+    this.fd = openSync(opts.path, 'a', 0o600);
+    this.size = fstatSync(this.fd).size;
+    for (const leftover of this.uncompressedArchives()) this.enqueueCompression(leftover);
+  }
+
+  /** Appends one line (a newline is added). Throws if the line cannot be written. */
+  writeLine(line: string): void {
+    if (this.closed) throw new Error(`log file closed: ${basename(this.path)}`);
+    const buf = Buffer.from(`${line}\n`, 'utf8');
+    if (this.size > 0 && this.size + buf.length > this.opts.maxBytes) this.rotate();
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    if (this.opts.fsync) fdatasyncSync(this.fd);
+    this.size += buf.length;
+  }
+
+  /** Resolves when every rotated file so far is compressed and old archives are pruned. */
+  async flush(): Promise<void> {
+    await this.compressing;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+    await this.compressing;
+  }
+
+  private rotate(): void {
+    closeSync(this.fd);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    let target = `${this.path}.${stamp}`;
+    for (let n = 1; existsQuiet(target); n++) target = `${this.path}.${stamp}-${n}`;
+    renameSync(this.path, target);
+    this.fd = openSync(this.path, 'a', 0o600);
+    this.size = 0;
+    this.enqueueCompression(target);
+  }
+
+  private enqueueCompression(file: string): void {
+    this.compressing = this.compressing
+      .then(async () => {
+        await pipeline(
+          createReadStream(file),
+          createGzip(),
+          createWriteStream(`${file}.gz.tmp`, { mode: 0o600 }),
+        );
+        renameSync(`${file}.gz.tmp`, `${file}.gz`);
+        rmSync(file, { force: true });
+        this.prune();
+      })
+      .catch((err: unknown) => {
+        // Never lose the rotated content: the uncompressed file stays and is retried at next start.
+        process.emitWarning(
+          `log archive compression failed for ${basename(file)}: ${(err as Error).message}`,
+        );
+      });
+  }
+
+  private archivePrefix(): string {
+    return `${basename(this.path)}.`;
+  }
+
+  private uncompressedArchives(): string[] {
+    const dir = dirname(this.path);
+    return readdirSync(dir)
+      .filter((f) => f.startsWith(this.archivePrefix()) && !f.endsWith('.gz') && !f.endsWith('.tmp'))
+      .map((f) => join(dir, f));
+  }
+
+  /** Archive files, oldest first (their names carry an ISO timestamp, so names sort by age). */
+  archives(): string[] {
+    const dir = dirname(this.path);
+    return readdirSync(dir)
+      .filter((f) => f.startsWith(this.archivePrefix()) && f.endsWith('.gz'))
+      .sort()
+      .map((f) => join(dir, f));
+  }
+
+  private prune(): void {
+    const all = this.archives();
+    for (const old of all.slice(0, Math.max(0, all.length - this.opts.maxFiles)))
+      rmSync(old, { force: true });
+  }
+}
+
+function existsQuiet(p: string): boolean {
+  try {
+    closeSync(openSync(p, 'r'));
+    return true;
+  } catch {
+    return false;
+  }
+}
