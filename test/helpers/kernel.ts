@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RouteInstaller } from '../../kernel/http/app.ts';
+import { startKernel, type RunningKernel } from '../../kernel/lifecycle/startup.ts';
+import { pinnedFetch } from './https-client.ts';
+import { seedServerKeys } from './keys.ts';
+import { tempStateDir } from './state-dir.ts';
+
+export interface TestKernel {
+  kernel: RunningKernel;
+  url: string;
+  stateDir: string;
+  /** The server's self-signed certificate, to pin in clients. */
+  certPem: string;
+  fetch: ReturnType<typeof pinnedFetch>;
+  auditRecords(): Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real kernel in-process on 127.0.0.1:0 with a fresh state directory (server key pair
+ * seeded from the test cache unless `seedKeys` is false). `env` adds or overrides settings.
+ */
+export async function startTestKernel(
+  opts: {
+    env?: Record<string, string>;
+    installers?: RouteInstaller[];
+    stateDir?: string;
+    seedKeys?: boolean;
+  } = {},
+): Promise<TestKernel> {
+  const temp = opts.stateDir ? undefined : tempStateDir();
+  const stateDir = opts.stateDir ?? (temp as { dir: string }).dir;
+  if (opts.seedKeys !== false) seedServerKeys(stateDir);
+  const env: NodeJS.ProcessEnv = {
+    STATE_DIR: stateDir,
+    SERVER_HOST: '127.0.0.1',
+    SERVER_PORT: '0',
+    LOGGING_CONSOLE_ENABLED: '0',
+    ENV_FILE: '',
+    ...opts.env,
+  };
+  const kernel = await startKernel({ env, ...(opts.installers ? { installers: opts.installers } : {}) });
+  const certPem = readFileSync(join(stateDir, 'secrets', 'tls_cert.pem'), 'utf8');
+  const fetch = pinnedFetch(certPem);
+  return {
+    kernel,
+    url: kernel.url,
+    stateDir,
+    certPem,
+    fetch,
+    auditRecords: () => readAudit(stateDir),
+    async stop() {
+      await kernel.stop('shutdown');
+      await fetch.close();
+      temp?.cleanup();
+    },
+  };
+}
+
+export function readAudit(stateDir: string): Record<string, unknown>[] {
+  const text = readFileSync(join(stateDir, 'logs', 'audit.log'), 'utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
