@@ -114,6 +114,15 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       tls,
       keys,
       startedAt: new Date(),
+      license: {
+        state: 'INVALID',
+        tier: null,
+        expiresAt: null,
+        products: [],
+        reason: 'license verification not built yet',
+      },
+      modules: [],
+      lastBackup: null,
       publicBaseUrl: config.PUBLIC_BASE_URL,
     };
 
