@@ -25,9 +25,8 @@ class ConsoleStream {
 }
 
 function redactRecord(rec: Record<string, unknown>): Record<string, unknown> {
-  const out = redact(rec) as Record<string, unknown>;
-  if (rec.err instanceof Error) out.err = bunyan.stdSerializers.err(rec.err);
-  return out;
+  // Errors are serialised (message, stack, cause) inside redact, so their text is scrubbed too.
+  return redact(rec) as Record<string, unknown>;
 }
 
 export interface AppLog {
@@ -57,10 +56,7 @@ export function createAppLog(path: string, config: Config): AppLog {
       stream: new ConsoleStream() as unknown as NodeJS.WritableStream,
     });
   }
-  const logger = bunyan.createLogger({
-    name: config.SERVER_NAME,
-    streams,
-    serializers: { err: bunyan.stdSerializers.err },
-  });
+  // No err serializer: raw streams get the Error object and redact() serialises and scrubs it.
+  const logger = bunyan.createLogger({ name: config.SERVER_NAME, streams });
   return { logger, file, close: () => file.close() };
 }

@@ -1,22 +1,52 @@
 /**
- * Masks values whose key names a secret, at any depth, before anything is logged or audited.
- * The list errs on the side of hiding: a redacted harmless value costs nothing, a leaked secret does.
+ * Masks secrets before anything is logged or audited: values whose key names a secret, at any depth,
+ * and secret-shaped text inside any string (an exception message that quotes a password, a bearer
+ * token or a URL with userinfo). The list errs on the side of hiding: a redacted harmless value costs
+ * nothing, a leaked secret does.
  */
 const SECRET_KEYS =
-  /pass(word|wd|phrase)?$|secret|token|authorization|cookie|private_?key|api_?key|credential|client_secret|^pin$|bearer/i;
+  /pass(word|wd|phrase)?$|secret|token|authorization|cookie|private_?key|api_?key|credential|^pin$|bearer|code_verifier/i;
+
+const SECRET_TEXT: [RegExp, string][] = [
+  [
+    /\b(pass(?:word|wd|phrase)?|pwd|secret|token|client_secret|api_?key)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)/gi,
+    '$1$2[REDACTED]',
+  ],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]+=*/g, '$1 [REDACTED]'],
+  [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, '[REDACTED-JWT]'],
+  [/(\/\/)[^/\s:@]+:[^/\s@]+@/g, '$1[REDACTED]@'],
+];
 
 export const REDACTED = '[REDACTED]';
 
+export function scrubText(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
+  return out;
+}
+
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value);
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof Error) return value;
+  if (value instanceof Error) return redact(serializeError(value), depth + 1);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     out[k] =
       SECRET_KEYS.test(k) && v !== undefined && v !== null && v !== '' ? REDACTED : redact(v, depth + 1);
   }
   return out;
+}
+
+function serializeError(err: Error): Record<string, unknown> {
+  const code = (err as { code?: unknown }).code;
+  return {
+    name: err.name,
+    message: err.message,
+    ...(code !== undefined ? { code } : {}),
+    ...(err.stack ? { stack: err.stack } : {}),
+    ...(err.cause instanceof Error ? { cause: serializeError(err.cause) } : {}),
+  };
 }
 
 export function isSecretKey(key: string): boolean {

@@ -45,6 +45,11 @@ export class RotatingFile {
     mkdirSync(dirname(opts.path), { recursive: true, mode: 0o700 });
     this.fd = openSync(opts.path, 'a', 0o600);
     this.size = fstatSync(this.fd).size;
+    // A crash during compression leaves a partial .gz.tmp beside its intact source: drop the partial.
+    for (const f of readdirSync(dirname(opts.path))) {
+      if (f.startsWith(this.archivePrefix()) && f.endsWith('.gz.tmp'))
+        rmSync(join(dirname(opts.path), f), { force: true });
+    }
     for (const leftover of this.uncompressedArchives()) this.enqueueCompression(leftover);
   }
 
@@ -74,8 +79,11 @@ export class RotatingFile {
   private rotate(): void {
     closeSync(this.fd);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    let target = `${this.path}.${stamp}`;
-    for (let n = 1; existsQuiet(target); n++) target = `${this.path}.${stamp}-${n}`;
+    // A zero-padded sequence after the timestamp keeps names sorting by age even within one millisecond.
+    let n = 0;
+    const name = (): string => `${this.path}.${stamp}.${String(n).padStart(4, '0')}`;
+    while (existsQuiet(name()) || existsQuiet(`${name()}.gz`)) n++;
+    const target = name();
     renameSync(this.path, target);
     this.fd = openSync(this.path, 'a', 0o600);
     this.size = 0;

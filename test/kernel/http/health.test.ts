@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rawHttpsRequest } from '../../helpers/https-client.ts';
 import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
 
 describe('GET /health', () => {
@@ -20,7 +21,13 @@ describe('GET /health', () => {
   });
 
   it('answers whatever Host a load balancer sends', async () => {
-    const res = await k.fetch(`${k.url}/health`, { headers: { host: '10.1.2.3' } });
+    const res = await rawHttpsRequest(`${k.url}/health`, { caPem: k.certPem, headers: { host: '10.1.2.3' } });
     assert.equal(res.status, 200);
+    assert.equal(res.body, 'ok');
+    const other = await rawHttpsRequest(`${k.url}/metrics`, {
+      caPem: k.certPem,
+      headers: { host: '10.1.2.3' },
+    });
+    assert.equal(other.status, 403, 'the same Host is refused on any other path');
   });
 });
