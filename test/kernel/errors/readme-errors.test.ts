@@ -7,9 +7,9 @@ import { ERROR_CODES, KernelError } from '../../../kernel/errors/index.ts';
 import { PROJECT_ROOT } from '../../../kernel/paths.ts';
 
 describe('the closed set of errors', () => {
-  const classes = Object.values(errors).filter(
+  const classes = (Object.values(errors) as unknown[]).filter(
     (v): v is new (msg: string, n?: number) => KernelError =>
-      typeof v === 'function' && v.prototype instanceof KernelError,
+      typeof v === 'function' && (v as { prototype: unknown }).prototype instanceof KernelError,
   );
   const instances = classes.map((C) => new C('x', 1));
 
