@@ -106,6 +106,11 @@ export class AuditUnavailableError extends KernelError {
   readonly code = 'AUDIT_UNAVAILABLE';
   readonly status = 503;
 }
+/** A report cannot be exported because the PDF renderer (Chromium) is not available. */
+export class ExportUnavailableError extends KernelError {
+  readonly code = 'EXPORT_UNAVAILABLE';
+  readonly status = 503;
+}
 /** Anything unexpected: the caller sees only the reference, app.log has the detail. */
 export class InternalError extends KernelError {
   readonly code = 'INTERNAL_ERROR';
@@ -137,6 +142,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'STARTUP_FAILED',
   'AUDIT_UNAVAILABLE',
+  'EXPORT_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import type { KernelMiddleware } from '../http/state.ts';
+import { mcpRoutes } from '../http/routes/mcp.ts';
+import type { RouteInstaller } from '../http/app.ts';
+import { createKernelServices } from '../mcp/kernel-services.ts';
+import { createSessionServer } from '../mcp/session-server.ts';
+import { SessionManager } from '../mcp/sessions.ts';
+import { ToolRunner } from '../mcp/tool-runner.ts';
+import { PACKAGE_VERSION, PROJECT_ROOT } from '../paths.ts';
+import { loadPlugins, type BundleGate, type LoadResult } from '../plugins/loader.ts';
+import { PluginRegistry } from '../plugins/registry.ts';
+import { ProfileStore } from '../rbac/profile-store.ts';
+import { RateLimiter } from '../rbac/rate-limiter.ts';
+import type { KernelRuntime, LicenseStatus } from '../runtime.ts';
+import type { KernelServices } from '../sdk/kernel-services.ts';
+import type { PluginSettings } from '../sdk/define.ts';
+import type { Product } from '../sdk/types.ts';
+import { MemorySlidingWindowStore } from '../store/sliding-window.ts';
+
+/** Startup step 3 (after the sync): the live profiles, hot-reloaded. */
+export async function openProfiles(
+  rt: Pick<KernelRuntime, 'paths' | 'log'>,
+): Promise<{ store: ProfileStore; loaded: string[]; rejected: string[] }> {
+  const store = new ProfileStore(rt.paths.profiles, rt.log);
+  const { loaded, rejected } = store.loadAll();
+  await store.watch();
+  return { store, loaded, rejected };
+}
+
+export interface McpKernel {
+  registry: PluginRegistry;
+  limiter: RateLimiter;
+  runner: ToolRunner;
+  sessions: SessionManager;
+  services: KernelServices;
+  load: LoadResult;
+  /** Applies the license: activates or hides product plugins and tells every session. */
+  applyLicense(status: LicenseStatus): void;
+  installer(auth: KernelMiddleware[]): RouteInstaller;
+  close(): Promise<void>;
+}
+
+export function licensedProducts(status: LicenseStatus): Product[] {
+  return status.state === 'VALID' || status.state === 'GRACE' ? (status.products as Product[]) : [];
+}
+
+/** Startup step 9: verify and register the plugin bundles, and build the tool runner and sessions. */
+export async function loadModules(
+  rt: KernelRuntime,
+  profiles: ProfileStore,
+  opts: {
+    gate: BundleGate;
+    settings: PluginSettings;
+    status: () => Record<string, unknown>;
+    integrity: () => Promise<Record<string, unknown> | null>;
+    integrityOk: () => boolean;
+    pluginsDir?: string;
+  },
+): Promise<McpKernel> {
+  const registry = new PluginRegistry();
+  const limiter = new RateLimiter(new MemorySlidingWindowStore(), rt.clock);
+  const profile = (name: string) => profiles.get(name);
+  const services = createKernelServices({
+    serverName: rt.config.SERVER_NAME,
+    version: PACKAGE_VERSION,
+    startedAt: rt.startedAt,
+    clock: rt.clock,
+    registry,
+    profile,
+    limiter,
+    metrics: rt.metrics,
+    license: () => rt.license,
+    status: opts.status,
+    integrity: opts.integrity,
+    integrityOk: opts.integrityOk,
+  });
+  const dirs = { reports: rt.paths.reports, schemaCache: rt.paths.schemaCache };
+  const load = await loadPlugins({
+    pluginsDir: opts.pluginsDir ?? join(PROJECT_ROOT, 'plugins'),
+    registry,
+    gate: opts.gate,
+    log: rt.log,
+    services: (def) => ({
+      log: rt.log.child({ plugin: def.id }),
+      dirs,
+      kernel: services,
+      settings: opts.settings,
+    }),
+  });
+  const runner = new ToolRunner({
+    registry,
+    profile,
+    limiter,
+    license: () => rt.license,
+    audit: rt.audit,
+    metrics: rt.metrics,
+    log: rt.log,
+    kernel: services,
+    dirs,
+  });
+  const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
+  registry.onChange((kind) => void sessions.notify(kind));
+  registry.setLicensedProducts(licensedProducts(rt.license));
+
+  return {
+    registry,
+    limiter,
+    runner,
+    sessions,
+    services,
+    load,
+    applyLicense(status) {
+      if (registry.setLicensedProducts(licensedProducts(status))) {
+        rt.log.info(
+          { modules: registry.activeProductModules(), license: status.state },
+          'product modules changed with the license',
+        );
+      }
+    },
+    installer(auth) {
+      const install = mcpRoutes({
+        sessions,
+        auth,
+        audit: rt.audit,
+        maxBodyBytes: rt.config.HTTP_MAX_BODY_BYTES,
+        makeServer: (caller, ip) =>
+          createSessionServer(
+            { name: rt.config.SERVER_NAME, version: PACKAGE_VERSION, registry, runner, kernel: services },
+            caller,
+            ip,
+          ),
+      });
+      return (router) => install(router);
+    },
+    async close() {
+      await sessions.closeAll();
+      for (const p of registry.plugins.values()) {
+        try {
+          await p.def.teardown?.(p.shared);
+        } catch (err) {
+          rt.log.error({ err, plugin: p.def.id }, 'plugin teardown failed');
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import { NotFoundError, ProfilePermissionError, BadRequestError } from '../errors/index.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { PluginRegistry, RegisteredPrompt, RegisteredResource } from '../plugins/registry.ts';
+import { effectiveProducts, rateWindow, toolPermitted } from '../rbac/policy.ts';
+import type { Profile } from '../rbac/profile-schema.ts';
+import type { RateLimiter } from '../rbac/rate-limiter.ts';
+import type { LicenseStatus } from '../runtime.ts';
+import type {
+  CatalogueDoc,
+  CataloguePrompt,
+  CatalogueTool,
+  KernelServices,
+  PermissionMatrix,
+} from '../sdk/kernel-services.ts';
+import type { CallerInfo, Module, Product, Service } from '../sdk/types.ts';
+
+export interface KernelServicesDeps {
+  serverName: string;
+  version: string;
+  startedAt: Date;
+  clock: () => number;
+  registry: PluginRegistry;
+  profile: (name: string) => Profile | undefined;
+  limiter: RateLimiter;
+  metrics: Metrics;
+  license: () => LicenseStatus;
+  status: () => Record<string, unknown>;
+  integrity: () => Promise<Record<string, unknown> | null>;
+  integrityOk: () => boolean;
+}
+
+const SERVICES: Record<Module, Service[]> = {
+  cucm: ['axl', 'ris', 'ssh', 'phone', 'default'],
+  imp: ['axl', 'ssh', 'default'],
+  cuc: ['cupi', 'ssh', 'default'],
+  common: ['report'],
+  infra: ['default'],
+};
+
+/** The kernel seen from plugins (ctx.kernel). Reads the live registry, profiles and limiter. */
+export function createKernelServices(d: KernelServicesDeps): KernelServices {
+  const profileOf = (caller: CallerInfo): Profile => {
+    const p = d.profile(caller.profile);
+    if (!p) throw new ProfilePermissionError(`profile ${caller.profile} is not loaded`);
+    return p;
+  };
+  const inScope = (caller: CallerInfo, profile: Profile, module: Module): boolean =>
+    module === 'common' ||
+    module === 'infra' ||
+    effectiveProducts(caller.products, profile).includes(module as Product);
+  const promptVisible = (caller: CallerInfo, profile: Profile, p: RegisteredPrompt): boolean =>
+    inScope(caller, profile, p.plugin.def.module) &&
+    (!p.def.profiles?.length || p.def.profiles.includes(profile.name));
+  const docVisible = (caller: CallerInfo, profile: Profile, r: RegisteredResource): boolean =>
+    inScope(caller, profile, r.plugin.def.module);
+
+  return {
+    serverName: d.serverName,
+    version: d.version,
+    startedAt: d.startedAt,
+    now: d.clock,
+
+    catalogue(caller) {
+      const profile = profileOf(caller);
+      const tools: CatalogueTool[] = d.registry.activeTools().map((t) => ({
+        name: t.name,
+        title: t.def.title,
+        description: t.def.description,
+        module: t.module,
+        service: t.def.service,
+        access:
+          'allowlist' in t.def.access
+            ? `allowlist:${t.def.access.allowlist}`
+            : `minProfile:${t.def.access.minProfile}`,
+        annotations: { ...t.def.annotations },
+        permitted: toolPermitted(profile, t.name) && inScope(caller, profile, t.module),
+      }));
+      const prompts: CataloguePrompt[] = d.registry
+        .activePrompts()
+        .filter((p) => promptVisible(caller, profile, p))
+        .map((p) => ({
+          name: p.name,
+          title: p.def.title,
+          description: p.def.description,
+          module: p.plugin.def.module,
+          arguments: p.def.arguments.map((a) => ({
+            name: a.name,
+            description: a.description,
+            required: a.required,
+          })),
+        }));
+      const docs: CatalogueDoc[] = [];
+      for (const r of d.registry.activeResources().filter((x) => docVisible(caller, profile, x))) {
+        docs.push({
+          uri: r.uri,
+          name: r.def.name,
+          title: r.def.title,
+          description: r.def.description,
+          module: r.plugin.def.module,
+          mimeType: r.def.mimeType,
+          template: Boolean(r.template),
+        });
+        if (r.template && r.def.list) {
+          for (const m of r.def.list(r.plugin.shared)) {
+            docs.push({
+              uri: r.uri.replace(`{${r.template.variable}}`, encodeURIComponent(m.name)),
+              name: m.name,
+              title: m.title,
+              description: m.description ?? r.def.description,
+              module: r.plugin.def.module,
+              mimeType: r.def.mimeType,
+              template: false,
+            });
+          }
+        }
+      }
+      return { tools, prompts, docs };
+    },
+
+    permissions(caller): PermissionMatrix {
+      const profile = profileOf(caller);
+      const tools = [...d.registry.tools.values()];
+      const modules: Module[] = ['infra', 'common', ...effectiveProducts(caller.products, profile)];
+      const rateLimits: PermissionMatrix['rateLimits'] = {};
+      for (const m of modules) {
+        rateLimits[m] = {};
+        for (const s of SERVICES[m]) {
+          const w = rateWindow(profile, m, s);
+          (rateLimits[m] as Record<string, unknown>)[s] = {
+            ...w,
+            remaining: d.limiter.remaining(caller.name, m, s, w),
+          };
+        }
+      }
+      return {
+        client: caller.name,
+        profile: profile.name,
+        products: effectiveProducts(caller.products, profile),
+        tools: {
+          allowed: tools
+            .filter((t) => toolPermitted(profile, t.name) && inScope(caller, profile, t.module))
+            .map((t) => t.name)
+            .sort(),
+          denied: tools
+            .filter((t) => !(toolPermitted(profile, t.name) && inScope(caller, profile, t.module)))
+            .map((t) => t.name)
+            .sort(),
+        },
+        allowlists: profile.allowlists,
+        rateLimits,
+      };
+    },
+
+    status: d.status,
+
+    health() {
+      const lic = d.license();
+      const ok = d.integrityOk() && (lic.state === 'VALID' || lic.state === 'GRACE');
+      return {
+        status: ok ? 'ok' : 'degraded',
+        ready: true,
+        license: lic.state,
+        server: d.serverName,
+        uptime_seconds: Math.round((d.clock() - d.startedAt.getTime()) / 1000),
+      };
+    },
+
+    async metricsSnapshot() {
+      const families = await d.metrics.registry.getMetricsAsJSON();
+      return Object.fromEntries(
+        families.map((f) => [f.name, { type: f.type, help: f.help, values: f.values }]),
+      );
+    },
+
+    licensedProducts() {
+      const lic = d.license();
+      return lic.state === 'VALID' || lic.state === 'GRACE' ? (lic.products as Product[]) : [];
+    },
+
+    async renderPrompt(caller, name, args) {
+      const profile = profileOf(caller);
+      const p = d.registry.prompts.get(name);
+      if (!p || !p.plugin.active || !promptVisible(caller, profile, p))
+        throw new NotFoundError(`no prompt named ${name.slice(0, 80)}`);
+      for (const a of p.def.arguments) {
+        if (a.required && !args[a.name])
+          throw new BadRequestError(`prompt ${name} needs the argument ${a.name}`);
+      }
+      const messages = await p.def.render(args, { caller, shared: p.plugin.shared });
+      return {
+        description: p.def.description,
+        messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+      };
+    },
+
+    async readDoc(caller, uri) {
+      const profile = profileOf(caller);
+      const hit = d.registry.resolveResource(uri);
+      if (!hit || !hit.resource.plugin.active || !docVisible(caller, profile, hit.resource)) {
+        throw new NotFoundError(`no document at ${uri.slice(0, 120)}`);
+      }
+      const text = await hit.resource.def.read(uri, hit.vars, hit.resource.plugin.shared);
+      return { uri, mimeType: hit.resource.def.mimeType, text };
+    },
+
+    checkIntegrity: d.integrity,
+  };
+}

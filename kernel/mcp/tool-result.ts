@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { AppLogger } from '../logging/app-log.ts';
+import { InternalError, isKernelError } from '../errors/index.ts';
+import type { ToolReply } from '../sdk/types.ts';
+
+/** The MCP CallToolResult shape the runner produces. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: (
+    | { type: 'text'; text: string }
+    | { type: 'image'; data: string; mimeType: string }
+    | Record<string, unknown>
+  )[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export function successResult(reply: ToolReply): ToolResult {
+  const content = [...(reply.content ?? [])];
+  if (reply.structured !== undefined)
+    content.unshift({ type: 'text', text: JSON.stringify(reply.structured) });
+  return { content, ...(reply.structured !== undefined ? { structuredContent: reply.structured } : {}) };
+}
+
+/**
+ * A failure as a tool result: `CODE: message` for coded, exposed errors; for anything else an opaque
+ * reference that app.log explains (the SDK's default would echo raw messages: hostnames, paths).
+ */
+export function errorResult(
+  err: unknown,
+  log: AppLogger,
+  tool: string,
+): { result: ToolResult; code: string } {
+  if (isKernelError(err) && err.expose) {
+    const structured: Record<string, unknown> = { error: err.code, message: err.message };
+    if (err.retryAfterSeconds !== undefined) structured.retry_after_s = Math.ceil(err.retryAfterSeconds);
+    return {
+      code: err.code,
+      result: {
+        isError: true,
+        content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+        structuredContent: structured,
+      },
+    };
+  }
+  const ref = randomUUID();
+  log.error({ err, tool, reference: ref }, 'tool call failed unexpectedly');
+  const internal = new InternalError(`internal error; reference ${ref}`);
+  return {
+    code: internal.code,
+    result: {
+      isError: true,
+      content: [{ type: 'text', text: `${internal.code}: ${internal.message}` }],
+      structuredContent: { error: internal.code, message: internal.message },
+    },
+  };
+}

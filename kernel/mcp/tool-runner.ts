@@ -1,0 +1,174 @@
+import type { z } from 'zod';
+import type { AuditLog } from '../audit/audit-log.ts';
+import { BadRequestError, LicenseError, NotFoundError, ProfilePermissionError } from '../errors/index.ts';
+import type { AppLogger } from '../logging/app-log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { PluginRegistry, RegisteredTool } from '../plugins/registry.ts';
+import { assertAllowlisted, effectiveProducts, rateWindow, toolPermitted } from '../rbac/policy.ts';
+import type { Profile } from '../rbac/profile-schema.ts';
+import type { RateLimiter } from '../rbac/rate-limiter.ts';
+import type { LicenseStatus } from '../runtime.ts';
+import type { PluginDirs, ToolContext } from '../sdk/define.ts';
+import type { KernelServices } from '../sdk/kernel-services.ts';
+import type { CallerInfo, PluginAuditEntry, Product } from '../sdk/types.ts';
+import { errorResult, successResult, type ToolResult } from './tool-result.ts';
+
+export interface CallContext {
+  caller: CallerInfo;
+  ip: string;
+  signal: AbortSignal;
+  progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+}
+
+export interface RunnerDeps {
+  registry: PluginRegistry;
+  profile: (name: string) => Profile | undefined;
+  limiter: RateLimiter;
+  license: () => LicenseStatus;
+  audit: AuditLog;
+  metrics: Metrics;
+  log: AppLogger;
+  kernel: KernelServices;
+  dirs: PluginDirs;
+}
+
+type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
+
+/**
+ * Every MCP tool call passes here, in this order: license gate -> RBAC (tool, product scope) -> input
+ * validation -> allowlist -> rate limit -> handler; then, whatever happened, one ACTIONS audit record
+ * and the metrics. Plugins never re-implement any of it.
+ */
+export class ToolRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async call(name: string, rawArgs: unknown, cc: CallContext): Promise<ToolResult> {
+    const started = performance.now();
+    const tool = this.deps.registry.tools.get(name);
+    const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
+    const host = typeof args.host === 'string' ? args.host : undefined;
+    let outcome: Outcome;
+    let result: ToolResult;
+    let errorCode: string | undefined;
+    try {
+      if (!tool) throw new NotFoundError(`no tool named ${name.slice(0, 80)}`);
+      const { profile, input } = this.authorize(tool, rawArgs, cc.caller);
+      this.rateLimit(tool, profile, cc);
+      const reply = await tool.def.handler(input, this.context(tool, cc));
+      result = successResult(reply);
+      outcome = 'ALLOWED';
+    } catch (err) {
+      const mapped = errorResult(err, this.deps.log, name);
+      result = mapped.result;
+      errorCode = mapped.code;
+      outcome =
+        mapped.code === 'ProfilePermissionError'
+          ? 'DENIED'
+          : mapped.code === 'RATE_LIMITED'
+            ? 'RATE_LIMITED'
+            : 'ERROR';
+    }
+    const execMs = Math.round((performance.now() - started) * 1000) / 1000;
+    const toolLabel = tool ? name : 'unknown';
+    this.deps.audit.write({
+      event: 'ACTIONS',
+      status: outcome,
+      client: cc.caller.name,
+      ip: cc.ip,
+      tool_name: name,
+      product: tool?.module ?? 'unknown',
+      ...(host !== undefined ? { host } : {}),
+      result: outcome,
+      exec_time_ms: execMs,
+      ...(errorCode ? { error: errorCode } : {}),
+    });
+    this.deps.metrics.toolCalls.inc({ client: cc.caller.name, tool: toolLabel, status: outcome });
+    this.deps.metrics.toolDuration.observe({ tool: toolLabel }, execMs / 1000);
+    return result;
+  }
+
+  /** License gate, then RBAC, then validation and allowlist; returns the profile and the parsed input. */
+  private authorize(
+    tool: RegisteredTool,
+    rawArgs: unknown,
+    caller: CallerInfo,
+  ): { profile: Profile; input: Record<string, unknown> } {
+    const product = tool.plugin.def.product;
+    if (product !== null) {
+      const lic = this.deps.license();
+      const licensed = (lic.state === 'VALID' || lic.state === 'GRACE') && lic.products.includes(product);
+      if (!licensed || !tool.plugin.active) {
+        throw new LicenseError(
+          `the ${product} module is not available: license ${lic.state}${licensed ? '' : `, ${product} not licensed`}`,
+        );
+      }
+    }
+    const profile = this.deps.profile(caller.profile);
+    if (!profile) throw new ProfilePermissionError(`profile ${caller.profile} is not loaded`);
+    if (!toolPermitted(profile, tool.name)) {
+      throw new ProfilePermissionError(`profile ${profile.name} does not permit ${tool.name}`);
+    }
+    if (product !== null && !effectiveProducts(caller.products, profile).includes(product as Product)) {
+      throw new ProfilePermissionError(`${product} is outside the product scope of client ${caller.name}`);
+    }
+    const parsed = tool.schema.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw new BadRequestError(`invalid arguments: ${describeIssues(parsed.error)}`);
+    const input = parsed.data as Record<string, unknown>;
+    const access = tool.def.access;
+    if ('allowlist' in access) assertAllowlisted(profile, access.allowlist, access.subject(input));
+    return { profile, input };
+  }
+
+  private rateLimit(tool: RegisteredTool, profile: Profile, cc: CallContext): void {
+    const window = rateWindow(profile, tool.module, tool.def.service);
+    try {
+      this.deps.limiter.take(cc.caller.name, tool.module, tool.def.service, window);
+    } catch (err) {
+      this.deps.metrics.rateLimited.inc({
+        client: cc.caller.name,
+        product: tool.module,
+        service: tool.def.service,
+      });
+      this.deps.audit.write({
+        event: 'RATE_LIMITED',
+        status: 'RATE_LIMITED',
+        client: cc.caller.name,
+        ip: cc.ip,
+        tool_name: tool.name,
+        product: tool.module,
+        service: tool.def.service,
+        limit: window.limit,
+        window_seconds: window.windowSeconds,
+      });
+      throw err;
+    }
+  }
+
+  private context(tool: RegisteredTool, cc: CallContext): ToolContext {
+    const log = this.deps.log.child({ plugin: tool.plugin.def.id, tool: tool.name, client: cc.caller.name });
+    return {
+      caller: cc.caller,
+      log,
+      audit: (entry: PluginAuditEntry) => {
+        this.deps.audit.write({
+          ...entry,
+          client: cc.caller.name,
+          ip: cc.ip,
+          product: entry.product ?? tool.module,
+        });
+      },
+      signal: cc.signal,
+      progress: cc.progress ?? (async () => undefined),
+      kernel: this.deps.kernel,
+      dirs: this.deps.dirs,
+      shared: tool.plugin.shared,
+    };
+  }
+}
+
+function describeIssues(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`)
+    .join('; ');
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { PluginDefinition } from '../sdk/define.ts';
+
+/** The kernel API version plugins declare a range against (`kernel: '^1'`). */
+export const KERNEL_API_VERSION = '1.0.0';
+
+export const TOOL_NAME = /^[a-z0-9_]{1,64}$/;
+
+const annotations = z
+  .object({
+    readOnlyHint: z.boolean(),
+    destructiveHint: z.boolean(),
+    idempotentHint: z.boolean(),
+    openWorldHint: z.boolean(),
+  })
+  .strict();
+
+const access = z.union([
+  z.object({ minProfile: z.enum(['auditor', 'operator', 'admin']) }).strict(),
+  z.object({ allowlist: z.enum(['axl', 'ris', 'ssh', 'cupi']), subject: z.function() }).strict(),
+]);
+
+const tool = z.object({
+  name: z.string().regex(/^[a-z0-9_]{1,58}$/),
+  title: z.string().min(1).max(120),
+  description: z.string().min(1).max(4000),
+  input: z.record(
+    z.string(),
+    z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'a zod schema'),
+  ),
+  output: z
+    .record(
+      z.string(),
+      z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'a zod schema'),
+    )
+    .optional(),
+  annotations,
+  access,
+  service: z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report', 'default']),
+  handler: z.function(),
+});
+
+/** The declared value, checked before any of the plugin's code runs. */
+export const pluginSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/),
+  version: z.string().regex(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/),
+  kernel: z.string().regex(/^\^\d+(\.\d+){0,2}$/),
+  product: z.enum(['cucm', 'imp', 'cuc']).nullable(),
+  module: z.enum(['cucm', 'imp', 'cuc', 'common', 'infra']),
+  requires: z.array(z.string()),
+  tools: z.array(tool),
+  prompts: z.array(z.object({ name: z.string().regex(/^[a-z0-9_]{1,64}$/) }).passthrough()),
+  resources: z.array(z.object({ uri: z.string().regex(/^[a-z]+:\/\/\S+$/) }).passthrough()),
+});
+
+/** Throws with a message naming the plugin and the problem when the declaration is malformed. */
+export function checkDeclaration(value: unknown, folder: string): PluginDefinition {
+  const r = pluginSchema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(
+      `plugin in ${folder}: ${issue?.path.join('.') || 'declaration'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  const def = value as PluginDefinition;
+  if (def.product !== null && def.product !== def.module) {
+    throw new Error(`plugin ${def.id}: product ${def.product} must equal its module ${def.module}`);
+  }
+  if (!satisfiesCaret(KERNEL_API_VERSION, def.kernel)) {
+    throw new Error(
+      `plugin ${def.id} needs kernel ${def.kernel}; this kernel provides ${KERNEL_API_VERSION}`,
+    );
+  }
+  return def;
+}
+
+/** `^M[.m[.p]]`: same major, and at least the given minor/patch. */
+export function satisfiesCaret(version: string, range: string): boolean {
+  const want = range.slice(1).split('.').map(Number);
+  const have = version.split('.').map(Number);
+  if (have[0] !== want[0]) return false;
+  for (let i = 1; i < want.length; i++) {
+    const h = have[i] ?? 0;
+    const w = want[i] ?? 0;
+    if (h !== w) return h > w;
+  }
+  return true;
+}

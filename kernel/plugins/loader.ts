@@ -1,0 +1,106 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AppLogger } from '../logging/app-log.ts';
+import type { PluginDefinition, PluginServices } from '../sdk/define.ts';
+import { checkDeclaration } from './declaration.ts';
+import type { PluginRegistry } from './registry.ts';
+
+/** Decides whether a bundle's files may run (the integrity check); verification gives a status, not an exception. */
+export type BundleGate = (id: string, folder: string) => { ok: true } | { ok: false; reason: string };
+
+export interface LoadResult {
+  loaded: string[];
+  refused: { folder: string; reason: string }[];
+}
+
+/**
+ * Discovers every bundle folder in `pluginsDir`, checks it with the gate before importing any of its
+ * code, checks the declaration (names, kernel range), orders bundles by their dependencies, runs each
+ * setup and registers it. A refused bundle is logged with a clear line and never half-registered.
+ */
+export async function loadPlugins(opts: {
+  pluginsDir: string;
+  registry: PluginRegistry;
+  gate: BundleGate;
+  log: AppLogger;
+  services: (def: PluginDefinition) => PluginServices;
+}): Promise<LoadResult> {
+  const { registry, log } = opts;
+  const result: LoadResult = { loaded: [], refused: [] };
+  const refuse = (folder: string, reason: string): void => {
+    result.refused.push({ folder, reason });
+    log.error({ plugin: folder, reason }, `plugin bundle ${folder} refused: ${reason}`);
+  };
+
+  const declared: { folder: string; def: PluginDefinition }[] = [];
+  for (const folder of readdirSync(opts.pluginsDir).sort()) {
+    const dir = join(opts.pluginsDir, folder);
+    if (!statSync(dir).isDirectory() || folder.startsWith('.') || folder.startsWith('_')) continue;
+    const entry = join(dir, 'index.ts');
+    if (!existsSync(entry)) {
+      refuse(folder, 'no index.ts');
+      continue;
+    }
+    const verdict = opts.gate(folder, dir);
+    if (!verdict.ok) {
+      refuse(folder, verdict.reason);
+      continue;
+    }
+    try {
+      const mod = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+      const def = checkDeclaration(mod.default, folder);
+      if (def.id !== folder) throw new Error(`declares id ${def.id} but lives in plugins/${folder}`);
+      declared.push({ folder, def });
+    } catch (err) {
+      refuse(folder, (err as Error).message);
+    }
+  }
+
+  for (const { folder, def } of dependencyOrder(declared, refuse)) {
+    const missing = def.requires.filter((r) => !registry.plugins.has(r));
+    if (missing.length > 0) {
+      refuse(folder, `requires ${missing.join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not loaded`);
+      continue;
+    }
+    try {
+      const shared = def.setup ? await def.setup(opts.services(def)) : undefined;
+      registry.add({ def, folder, shared, active: def.product === null });
+      result.loaded.push(def.id);
+      log.info(
+        { plugin: def.id, version: def.version, tools: def.tools.length },
+        `plugin ${def.id} ${def.version} registered`,
+      );
+    } catch (err) {
+      refuse(folder, (err as Error).message);
+    }
+  }
+  return result;
+}
+
+/** Topological order by `requires`; a cycle refuses every plugin in it. */
+function dependencyOrder(
+  items: { folder: string; def: PluginDefinition }[],
+  refuse: (folder: string, reason: string) => void,
+): { folder: string; def: PluginDefinition }[] {
+  const byId = new Map(items.map((i) => [i.def.id, i]));
+  const out: { folder: string; def: PluginDefinition }[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, path: string[]): boolean => {
+    const s = state.get(id);
+    if (s === 'done') return true;
+    if (s === 'visiting') {
+      refuse(byId.get(id)?.folder ?? id, `dependency cycle: ${[...path, id].join(' -> ')}`);
+      return false;
+    }
+    const item = byId.get(id);
+    if (!item) return true; // a missing dependency is reported when the dependant is registered
+    state.set(id, 'visiting');
+    const ok = item.def.requires.every((r) => visit(r, [...path, id]));
+    state.set(id, 'done');
+    if (ok) out.push(item);
+    return ok;
+  };
+  for (const i of items) visit(i.def.id, []);
+  return out;
+}

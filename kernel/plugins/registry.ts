@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type {
+  PluginDefinition,
+  PromptDefinition,
+  ResourceDefinition,
+  ToolDefinition,
+} from '../sdk/define.ts';
+import type { Module, Product } from '../sdk/types.ts';
+import { TOOL_NAME } from './declaration.ts';
+
+export interface RegisteredTool {
+  name: string;
+  plugin: LoadedPlugin;
+  def: ToolDefinition;
+  module: Module;
+  schema: z.ZodObject;
+  inputJsonSchema: Record<string, unknown>;
+  outputJsonSchema?: Record<string, unknown>;
+}
+
+export interface RegisteredPrompt {
+  name: string;
+  plugin: LoadedPlugin;
+  def: PromptDefinition;
+}
+
+export interface RegisteredResource {
+  uri: string;
+  plugin: LoadedPlugin;
+  def: ResourceDefinition;
+  /** For a template `scheme://path/{var}`: the matcher and variable name. */
+  template?: { pattern: RegExp; variable: string };
+}
+
+export interface LoadedPlugin {
+  def: PluginDefinition;
+  folder: string;
+  shared: unknown;
+  /** Product plugins are active only while the license allows their product. */
+  active: boolean;
+}
+
+/**
+ * Every verified plugin's tools, prompts and resources, under their published names. Product plugins
+ * stay registered while unlicensed (so a call is answered with LicenseError, not "unknown tool") but
+ * are hidden from listings until activated.
+ */
+export class PluginRegistry {
+  readonly plugins = new Map<string, LoadedPlugin>();
+  readonly tools = new Map<string, RegisteredTool>();
+  readonly prompts = new Map<string, RegisteredPrompt>();
+  readonly resources: RegisteredResource[] = [];
+  private readonly listeners = new Set<(kind: 'tools' | 'prompts' | 'resources') => void>();
+
+  add(plugin: LoadedPlugin): void {
+    const { def } = plugin;
+    if (this.plugins.has(def.id))
+      throw new Error(`plugin ${def.id} is already registered (from ${this.plugins.get(def.id)?.folder})`);
+    const tools: RegisteredTool[] = def.tools.map((t) => {
+      const name = `${def.module}_${t.name}`;
+      if (!TOOL_NAME.test(name))
+        throw new Error(`plugin ${def.id}: tool name ${name} is not ^[a-z0-9_]{1,64}$`);
+      if (this.tools.has(name))
+        throw new Error(
+          `plugin ${def.id}: tool ${name} is already published by ${this.tools.get(name)?.plugin.def.id}`,
+        );
+      const schema = z.object(t.input).strict();
+      return {
+        name,
+        plugin,
+        def: t,
+        module: def.module,
+        schema,
+        inputJsonSchema: z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>,
+        ...(t.output
+          ? {
+              outputJsonSchema: z.toJSONSchema(z.object(t.output), { io: 'output' }) as Record<
+                string,
+                unknown
+              >,
+            }
+          : {}),
+      };
+    });
+    if (new Set(tools.map((t) => t.name)).size !== tools.length)
+      throw new Error(`plugin ${def.id} declares a tool twice`);
+    for (const p of def.prompts) {
+      if (!p.name.startsWith(`${def.module}_`))
+        throw new Error(`plugin ${def.id}: prompt ${p.name} must start with ${def.module}_`);
+      if (this.prompts.has(p.name))
+        throw new Error(`plugin ${def.id}: prompt ${p.name} is already registered`);
+    }
+    for (const r of def.resources) {
+      if (!r.uri.startsWith(`${def.module}://`))
+        throw new Error(`plugin ${def.id}: resource ${r.uri} must use the ${def.module}:// scheme`);
+      if (this.resources.some((x) => x.uri === r.uri))
+        throw new Error(`plugin ${def.id}: resource ${r.uri} is already registered`);
+    }
+    this.plugins.set(def.id, plugin);
+    for (const t of tools) this.tools.set(t.name, t);
+    for (const p of def.prompts) this.prompts.set(p.name, { name: p.name, plugin, def: p });
+    for (const r of def.resources) this.resources.push({ uri: r.uri, plugin, def: r, ...templateOf(r.uri) });
+  }
+
+  /** Activates exactly the product plugins whose product is in `products`; returns whether anything changed. */
+  setLicensedProducts(products: readonly Product[]): boolean {
+    let changed = false;
+    for (const p of this.plugins.values()) {
+      const active = p.def.product === null || products.includes(p.def.product);
+      if (active !== p.active) {
+        p.active = active;
+        changed = true;
+      }
+    }
+    if (changed)
+      for (const kind of ['tools', 'prompts', 'resources'] as const) for (const l of this.listeners) l(kind);
+    return changed;
+  }
+
+  activeTools(): RegisteredTool[] {
+    return [...this.tools.values()].filter((t) => t.plugin.active);
+  }
+
+  activePrompts(): RegisteredPrompt[] {
+    return [...this.prompts.values()].filter((p) => p.plugin.active);
+  }
+
+  activeResources(): RegisteredResource[] {
+    return this.resources.filter((r) => r.plugin.active);
+  }
+
+  /** Loaded product modules (ids of active product plugins). */
+  activeProductModules(): string[] {
+    return [...this.plugins.values()].filter((p) => p.active && p.def.product !== null).map((p) => p.def.id);
+  }
+
+  /** The resource (fixed or template) a URI belongs to, with the template's variable bound. */
+  resolveResource(uri: string): { resource: RegisteredResource; vars: Record<string, string> } | undefined {
+    for (const r of this.resources) {
+      if (r.uri === uri) return { resource: r, vars: {} };
+      const m = r.template?.pattern.exec(uri);
+      if (m && r.template)
+        return { resource: r, vars: { [r.template.variable]: decodeURIComponent(m[1] as string) } };
+    }
+    return undefined;
+  }
+
+  onChange(listener: (kind: 'tools' | 'prompts' | 'resources') => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+function templateOf(uri: string): { template?: { pattern: RegExp; variable: string } } {
+  const m = /^(.*)\{([a-z_]+)\}$/.exec(uri);
+  if (!m) return {};
+  const prefix = (m[1] as string).replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    template: { pattern: new RegExp(`^${prefix}([A-Za-z0-9._%-]{1,128})$`), variable: m[2] as string },
+  };
+}

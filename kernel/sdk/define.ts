@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import type { KernelServices } from './kernel-services.ts';
+import type {
+  CallerInfo,
+  ContentBlock,
+  Module,
+  PluginAuditEntry,
+  PluginLogger,
+  Product,
+  Service,
+  ToolAccess,
+  ToolAnnotations,
+  ToolReply,
+  ZodShape,
+} from './types.ts';
+
+/** Directories a plugin may write to, all inside the state directory. */
+export interface PluginDirs {
+  /** Per-client report folders live below this. */
+  reports: string;
+  /** Schema cache for downloaded AXL/RIS toolkits. */
+  schemaCache: string;
+}
+
+/** Settings the kernel hands plugins (a curated subset of the configuration, never secrets). */
+export interface PluginSettings {
+  /** The Chromium executable for PDF export. */
+  chromiumPath: string;
+  /** Largest report, in bytes. */
+  reportMaxBytes: number;
+}
+
+/** What a plugin's setup receives. */
+export interface PluginServices {
+  log: PluginLogger;
+  dirs: PluginDirs;
+  kernel: KernelServices;
+  settings: PluginSettings;
+}
+
+/** Everything a handler may use; handlers never import kernel internals. */
+export interface ToolContext<S = unknown> {
+  caller: CallerInfo;
+  log: PluginLogger;
+  /** Writes a CREDENTIAL, TRUSTED, WRITTEN or EXPORTED audit record (client and ip are added). */
+  audit(entry: PluginAuditEntry): void;
+  /** Aborted when the client cancels the call or the server shuts down. */
+  signal: AbortSignal;
+  /** Sends an MCP progress notification when the client asked for progress; a no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  kernel: KernelServices;
+  dirs: PluginDirs;
+  /** What the plugin's setup returned (shared clients, caches, a browser...). */
+  shared: S;
+}
+
+export interface ToolDefinition<I extends ZodShape = ZodShape, S = unknown> {
+  /** Name without the module prefix: `get_version` becomes `cucm_get_version`. */
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output?: ZodShape;
+  annotations: ToolAnnotations;
+  access: ToolAccess;
+  service: Service;
+  handler(input: z.infer<z.ZodObject<I>>, ctx: ToolContext<S>): Promise<ToolReply>;
+}
+
+export interface PromptDefinition<S = unknown> {
+  name: string;
+  title: string;
+  description: string;
+  /** Argument descriptions; all prompt arguments are strings (MCP). */
+  arguments: {
+    name: string;
+    description: string;
+    required: boolean;
+    complete?: (prefix: string) => string[];
+  }[];
+  /** Profiles allowed to get this prompt (spec: audits need admin or auditor). Empty: every profile. */
+  profiles?: string[];
+  render(
+    args: Record<string, string>,
+    ctx: { caller: CallerInfo; shared: S },
+  ): Promise<{ role: 'user' | 'assistant'; text: string }[]> | { role: 'user' | 'assistant'; text: string }[];
+}
+
+export interface ResourceDefinition<S = unknown> {
+  /** A fixed URI (`cuc://cupi/reference`) or a template with one `{name}` variable (`cucm://cli-guide/{topic}`). */
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** For a template: the concrete members (resources/list shows each). */
+  list?(shared: S): { name: string; title: string; description?: string }[];
+  read(uri: string, vars: Record<string, string>, shared: S): Promise<string> | string;
+}
+
+export interface PluginDefinition<S = unknown> {
+  id: string;
+  version: string;
+  /** Kernel API range this plugin is written for, e.g. `^1`. */
+  kernel: string;
+  /** The licensed product it belongs to; null for infra and common (always loaded). */
+  product: Product | null;
+  /** Module prefix of its tools, prompts and resources. */
+  module: Module;
+  /** Ids of plugins that must be loaded first. */
+  requires: string[];
+  tools: ToolDefinition<ZodShape, S>[];
+  prompts: PromptDefinition<S>[];
+  resources: ResourceDefinition<S>[];
+  setup?(services: PluginServices): Promise<S> | S;
+  teardown?(shared: S): Promise<void> | void;
+}
+
+/** Declares a tool. Identity at run time: the kernel checks the value when it loads the plugin. */
+export function defineTool<I extends ZodShape, S = unknown>(
+  def: ToolDefinition<I, S>,
+): ToolDefinition<ZodShape, S> {
+  return def as unknown as ToolDefinition<ZodShape, S>;
+}
+
+/**
+ * `defineTool` for a plugin with shared state S: `const tool = toolsFor<MyShared>();` then
+ * `tool({...})` infers the input shape while typing `ctx.shared` as S.
+ */
+export function toolsFor<S>() {
+  return <I extends ZodShape>(def: ToolDefinition<I, S>): ToolDefinition<ZodShape, S> =>
+    defineTool<I, S>(def);
+}
+
+export function definePrompt<S = unknown>(def: PromptDefinition<S>): PromptDefinition<S> {
+  return def;
+}
+
+export function defineResource<S = unknown>(def: ResourceDefinition<S>): ResourceDefinition<S> {
+  return def;
+}
+
+export function definePlugin<S = unknown>(def: PluginDefinition<S>): PluginDefinition<S> {
+  return def;
+}
+
+/** A text reply. */
+export function textReply(text: string): ToolReply {
+  return { content: [{ type: 'text', text }] };
+}
+
+/** A structured reply (also rendered as JSON text for clients that ignore structuredContent). */
+export function structuredReply(structured: Record<string, unknown>, extra: ContentBlock[] = []): ToolReply {
+  return { structured, content: extra };
+}

@@ -1,0 +1,64 @@
+/**
+ * The plugin SDK: the only kernel module a plugin imports. Declarations (definePlugin, defineTool,
+ * definePrompt, defineResource), the types of the context handed to handlers, and the coded errors a
+ * plugin may throw.
+ */
+export {
+  defineTool,
+  toolsFor,
+  definePrompt,
+  defineResource,
+  definePlugin,
+  textReply,
+  structuredReply,
+  type ToolDefinition,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type PluginDefinition,
+  type PluginServices,
+  type PluginDirs,
+  type PluginSettings,
+  type ToolContext,
+} from './define.ts';
+export type {
+  Module,
+  Product,
+  Service,
+  AllowlistService,
+  BuiltinProfile,
+  ToolAccess,
+  ToolAnnotations,
+  ToolReply,
+  ContentBlock,
+  CallerInfo,
+  PluginAuditEntry,
+  PluginLogger,
+  ZodShape,
+} from './types.ts';
+export { PRODUCTS } from './types.ts';
+export type {
+  KernelServices,
+  CatalogueTool,
+  CataloguePrompt,
+  CatalogueDoc,
+  PermissionMatrix,
+} from './kernel-services.ts';
+/** Coded errors a plugin throws; the runner turns exposed ones into `CODE: message` tool errors. */
+export {
+  KernelError,
+  BadRequestError,
+  NotFoundError,
+  CredentialError,
+  ConnectivityError,
+  AXLError,
+  SSHError,
+  RISError,
+  CUPIError,
+  ProfilePermissionError,
+  PayloadTooLargeError,
+  ExportUnavailableError,
+} from '../errors/index.ts';
+/** Atomic file writes (temp, fsync, rename) for plugin state. */
+export { writeFileAtomic } from '../store/atomic-file.ts';
+/** Re-exported so plugins use the same zod instance as the kernel. */
+export { z } from 'zod';

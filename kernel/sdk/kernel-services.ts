@@ -1,0 +1,75 @@
+import type { CallerInfo, Module, Product, Service } from './types.ts';
+
+/** A tool as the catalogue shows it. */
+export interface CatalogueTool {
+  name: string;
+  title: string;
+  description: string;
+  module: Module;
+  service: Service;
+  access: string;
+  annotations: Record<string, boolean>;
+  permitted: boolean;
+}
+
+export interface CataloguePrompt {
+  name: string;
+  title: string;
+  description: string;
+  module: Module;
+  arguments: { name: string; description: string; required: boolean }[];
+}
+
+export interface CatalogueDoc {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  module: Module;
+  mimeType: string;
+  template: boolean;
+}
+
+/** The caller's effective RBAC matrix: the same objects the tool runner enforces. */
+export interface PermissionMatrix {
+  client: string;
+  profile: string;
+  products: Product[];
+  tools: { allowed: string[]; denied: string[] };
+  allowlists: Record<string, unknown>;
+  rateLimits: Record<string, Record<string, { limit: number; windowSeconds: number }>>;
+}
+
+/**
+ * What the kernel offers plugins that introspect it (infra) or need kernel state. Plugins reach it
+ * only through `ctx.kernel`; they never import kernel internals.
+ */
+export interface KernelServices {
+  serverName: string;
+  version: string;
+  startedAt: Date;
+  now(): number;
+  catalogue(caller: CallerInfo): { tools: CatalogueTool[]; prompts: CataloguePrompt[]; docs: CatalogueDoc[] };
+  permissions(caller: CallerInfo): PermissionMatrix;
+  status(): Record<string, unknown>;
+  health(): {
+    status: 'ok' | 'degraded';
+    ready: boolean;
+    license: string;
+    server: string;
+    uptime_seconds: number;
+  };
+  metricsSnapshot(): Promise<Record<string, unknown>>;
+  licensedProducts(): Product[];
+  renderPrompt(
+    caller: CallerInfo,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<{
+    description: string;
+    messages: { role: 'user' | 'assistant'; content: { type: 'text'; text: string } }[];
+  }>;
+  readDoc(caller: CallerInfo, uri: string): Promise<{ uri: string; mimeType: string; text: string }>;
+  /** Runs the integrity check on demand (null when the check is not available). */
+  checkIntegrity(): Promise<Record<string, unknown> | null>;
+}

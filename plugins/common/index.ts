@@ -1,0 +1,20 @@
+import { definePlugin } from '../../kernel/sdk/index.ts';
+import { setupCommon, type CommonShared } from './shared.ts';
+import exportReportPdf from './tools/export-report-pdf.ts';
+import readReport from './tools/read-report.ts';
+import writeReport from './tools/write-report.ts';
+
+/** Report writing, chunked reading and PDF export, per client. Always loaded. */
+export default definePlugin<CommonShared>({
+  id: 'common',
+  version: '1.0.0',
+  kernel: '^1',
+  product: null,
+  module: 'common',
+  requires: [],
+  tools: [writeReport, readReport, exportReportPdf],
+  prompts: [],
+  resources: [],
+  setup: setupCommon,
+  teardown: (shared) => shared.pdf.close(),
+});
