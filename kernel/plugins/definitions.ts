@@ -1,0 +1,65 @@
+import type { PluginRegistry } from './registry.ts';
+
+/** A published tool's public surface: what an MCP client sees, plus the access rule and service. */
+export interface ToolSnapshot {
+  name: string;
+  title: string;
+  description: string;
+  module: string;
+  plugin: string;
+  access: string;
+  service: string;
+  annotations: Record<string, boolean>;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+}
+
+/**
+ * Every registered tool, prompt and resource as published, sorted by name. The committed tool
+ * snapshots and `export_mcp_definitions` are both made from this, so they cannot drift apart.
+ */
+export function exportDefinitions(registry: PluginRegistry): {
+  tools: ToolSnapshot[];
+  prompts: { name: string; title: string; description: string; arguments: unknown[] }[];
+  resources: { uri: string; name: string; title: string; description: string; mimeType: string }[];
+} {
+  const tools = [...registry.tools.values()]
+    .map((t) => ({
+      name: t.name,
+      title: t.def.title,
+      description: t.def.description,
+      module: t.module,
+      plugin: t.plugin.def.id,
+      access:
+        'allowlist' in t.def.access
+          ? `allowlist:${t.def.access.allowlist}`
+          : `minProfile:${t.def.access.minProfile}`,
+      service: t.def.service,
+      annotations: { ...t.def.annotations },
+      inputSchema: t.inputJsonSchema,
+      ...(t.outputJsonSchema ? { outputSchema: t.outputJsonSchema } : {}),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const prompts = [...registry.prompts.values()]
+    .map((p) => ({
+      name: p.name,
+      title: p.def.title,
+      description: p.def.description,
+      arguments: p.def.arguments.map((a) => ({
+        name: a.name,
+        description: a.description,
+        required: a.required,
+      })),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const resources = registry.resources
+    .map((r) => ({
+      uri: r.uri,
+      name: r.def.name,
+      title: r.def.title,
+      description: r.def.description,
+      mimeType: r.def.mimeType,
+    }))
+    .sort((a, b) => a.uri.localeCompare(b.uri));
+  return { tools, prompts, resources };
+}
