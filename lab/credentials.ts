@@ -1,0 +1,26 @@
+/**
+ * The demo credentials of the lab's nodes. They are printed by `npm run lab` and written to LAB_INFO:
+ * they protect nothing but simulated nodes on loopback.
+ */
+export interface Credential {
+  user: string;
+  password: string;
+}
+
+export const DEMO_CREDENTIALS = {
+  /** CUCM and IM&P application user in "Standard AXL API Access" (and allowed to query RisPort). */
+  axl: { user: 'axladmin', password: 'Lab-Axl-Pass1!' },
+  /** VOS CLI administrator of every node. */
+  os: { user: 'osadmin', password: 'Lab-Os-Pass1!' },
+  /** Unity Connection administrator for CUPI. */
+  cupi: { user: 'cupiadmin', password: 'Lab-Cupi-Pass1!' },
+  /** End user who controls the demo phones (phone web access). */
+  phone: { user: 'jsmith', password: 'Lab-Phone-Pass1!' },
+  /** A second end user, controlling one phone only (to show the 401 of a device not associated). */
+  phoneOther: { user: 'mlee', password: 'Lab-Phone-Pass2!' },
+  /** The install-time CUCM administrator. */
+  ccmAdmin: { user: 'CCMAdministrator', password: 'Lab-Ccm-Admin1!' },
+} as const satisfies Record<string, Credential>;
+
+/** The weak profile's extra privileged application user and its guessable password. */
+export const WEAK_APP_USER: Credential = { user: 'svc-integration', password: 'integration' };

@@ -1,0 +1,62 @@
+import { DEMO_CREDENTIALS } from '../credentials.ts';
+import { tomcatNotFound } from '../cucm/node.ts';
+import { requestPath } from '../http/request.ts';
+import { PORT_SLOTS } from '../options.ts';
+import type { LabContext } from '../runtime.ts';
+import { serveVosNode } from '../runtime.ts';
+import type { LabNodeInfo } from '../types.ts';
+import { nodeFacts } from '../vos/facts.ts';
+import { initialOsState } from '../vos/node-os.ts';
+import { cupiHandler } from './cupi/router.ts';
+import { SessionTable } from './cupi/sessions.ts';
+import { seedCuc } from './seed.ts';
+import type { CucState } from './state.ts';
+
+export const CUC_NODE = 'cuc-pub';
+
+export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info: LabNodeInfo }> {
+  const { opts } = ctx;
+  const facts = nodeFacts('cuc', CUC_NODE, opts.profile);
+  const state: CucState = {
+    node: CUC_NODE,
+    cupi: seedCuc(opts.profile),
+    sessions: new SessionTable(),
+    os: initialOsState(CUC_NODE, 'cuc', opts.profile),
+  };
+  const served = await serveVosNode(ctx, {
+    name: CUC_NODE,
+    os: state.os,
+    facts,
+    httpsSlot: PORT_SLOTS.cucHttps,
+    sshSlot: PORT_SLOTS.cucSsh,
+    handler: (publicAddress) => {
+      const cupi = cupiHandler({
+        node: CUC_NODE,
+        store: state.cupi,
+        sessions: state.sessions,
+        credential: DEMO_CREDENTIALS.cupi,
+        log: ctx.log,
+        publicAddress,
+      });
+      return async (req, res) => {
+        const { path } = requestPath(req);
+        if (path === '/vmrest' || path.startsWith('/vmrest/')) return cupi(req, res);
+        tomcatNotFound(res);
+      };
+    },
+  });
+  return {
+    state,
+    info: {
+      product: 'cuc',
+      name: CUC_NODE,
+      host: opts.host,
+      address: `${opts.host}:${served.httpsPort}`,
+      ports: { https: served.httpsPort, ssh: served.sshPort },
+      urls: { cupi: `https://${opts.host}:${served.httpsPort}/vmrest/` },
+      credentials: { cupi: { ...DEMO_CREDENTIALS.cupi }, os: { ...DEMO_CREDENTIALS.os } },
+      sshHostKeyFingerprint: served.fingerprint,
+      version: facts.activeVersion,
+    },
+  };
+}

@@ -1,0 +1,233 @@
+import type { Database, Row } from '../../../informix/database.ts';
+import type { XmlValue } from '../../../xml/parse.ts';
+import { asArray, childOf, childText, isObject } from '../../../xml/parse.ts';
+import type { XmlOut } from '../../../xml/write.ts';
+import {
+  CLASS_PHONE,
+  CLASS_TRUNK,
+  MODELS,
+  PHONE_PRODUCTS,
+  PROTOCOL_SIP,
+  PROTOCOLS,
+  SIP_TRUNK_MODEL,
+} from '../../db/types.ts';
+import { fieldCell, uuidOf } from '../family-codec.ts';
+import type { Family, FieldSpec, NestedSpec } from '../family.ts';
+import { invalidRequest } from '../fault.ts';
+
+const partitionField: FieldSpec = {
+  axl: 'routePartitionName',
+  column: 'fkroutepartition',
+  type: 'fk',
+  table: 'routepartition',
+  display: 'name',
+};
+
+const common: FieldSpec[] = [
+  {
+    axl: 'callingSearchSpaceName',
+    column: 'fkcallingsearchspace',
+    type: 'fk',
+    table: 'callingsearchspace',
+    display: 'name',
+  },
+  { axl: 'devicePoolName', column: 'fkdevicepool', type: 'fk', table: 'devicepool', display: 'name' },
+  {
+    axl: 'securityProfileName',
+    column: 'fksecurityprofile',
+    type: 'fk',
+    table: 'securityprofile',
+    display: 'name',
+  },
+];
+
+function fkOut(db: Database, table: string, pkid: string | null | undefined, display: string): XmlOut {
+  const row = db.table(table).byPkid(pkid);
+  return row ? { '#text': row[display] ?? '', '@uuid': uuidOf(row.pkid) } : { '#text': '', '@uuid': '' };
+}
+
+/** Finds the directory number a phone line names, creating it as AXL addPhone does when it is new. */
+export function lineFor(db: Database, dirn: XmlValue | undefined): Row {
+  const pattern = childText(dirn, 'pattern');
+  if (!pattern) throw invalidRequest('line/dirn/pattern is required');
+  const partitionValue = childOf(dirn, 'routePartitionName');
+  const partition = partitionValue === undefined ? null : fieldCell(db, partitionField, partitionValue);
+  const numplan = db.table('numplan');
+  return (
+    numplan.findByColumns({ dnorpattern: pattern, fkroutepartition: partition }) ??
+    db.insert('numplan', { dnorpattern: pattern, fkroutepartition: partition, tkpatternusage: '2' })
+  );
+}
+
+const lines: NestedSpec = {
+  shape: {
+    name: 'lines',
+    children: [
+      {
+        name: 'line',
+        repeated: true,
+        children: [
+          { name: 'index' },
+          { name: 'label' },
+          { name: 'display' },
+          { name: 'dirn', children: [{ name: 'pattern' }, { name: 'routePartitionName', fk: true }] },
+        ],
+      },
+    ],
+  },
+  read(db, row) {
+    const maps = [...db.table('devicenumplanmap').lookup('fkdevice', row.pkid)].sort(
+      (a, b) => Number(a.numplanindex) - Number(b.numplanindex),
+    );
+    if (maps.length === 0) return null;
+    return {
+      line: maps.map((m) => {
+        const dn = db.table('numplan').byPkid(m.fknumplan);
+        return {
+          '@uuid': uuidOf(m.pkid),
+          index: m.numplanindex,
+          label: m.label,
+          display: m.display,
+          dirn: {
+            '@uuid': uuidOf(dn?.pkid),
+            pattern: dn?.dnorpattern ?? '',
+            routePartitionName: fkOut(db, 'routepartition', dn?.fkroutepartition, 'name'),
+          },
+        };
+      }),
+    };
+  },
+  write(db, row, value) {
+    const maps = [...db.table('devicenumplanmap').lookup('fkdevice', row.pkid)];
+    for (const m of maps) db.delete('devicenumplanmap', m);
+    if (!isObject(value)) return;
+    asArray(value.line).forEach((line, i) => {
+      const dn = lineFor(db, childOf(line, 'dirn'));
+      db.insert('devicenumplanmap', {
+        fkdevice: row.pkid,
+        fknumplan: dn.pkid,
+        numplanindex: childText(line, 'index') || String(i + 1),
+        display: childText(line, 'display') ?? '',
+        label: childText(line, 'label') ?? '',
+      });
+    });
+  },
+};
+
+export const phoneFamily: Family = {
+  name: 'Phone',
+  tag: 'phone',
+  label: 'Phone',
+  table: 'device',
+  keys: ['name'],
+  rename: { element: 'newName', field: 'name' },
+  where: { tkclass: CLASS_PHONE },
+  fields: [
+    { axl: 'name', column: 'name' },
+    { axl: 'description', column: 'description' },
+    { axl: 'product', column: 'tkproduct', type: 'enum', values: PHONE_PRODUCTS },
+    { axl: 'model', column: 'tkmodel', type: 'enum', values: PHONE_PRODUCTS },
+    { axl: 'class', type: 'fixed', value: 'Phone' },
+    { axl: 'protocol', column: 'tkdeviceprotocol', type: 'enum', values: PROTOCOLS },
+    { axl: 'protocolSide', type: 'fixed', value: 'User' },
+    ...common,
+    { axl: 'ownerUserName', column: 'fkenduser', type: 'fk', table: 'enduser', display: 'userid' },
+  ],
+  nested: [lines],
+  required: ['name', 'product', 'protocol', 'devicePoolName'],
+  search: [
+    'name',
+    'description',
+    'protocol',
+    'callingSearchSpaceName',
+    'devicePoolName',
+    'securityProfileName',
+  ],
+  ops: ['get', 'list', 'add', 'update', 'remove'],
+  beforeAdd(values) {
+    // The model follows the product unless given: AXL clients usually send only the product.
+    values.tkmodel ??= values.tkproduct ?? null;
+  },
+};
+
+const destinations: NestedSpec = {
+  shape: {
+    name: 'destinations',
+    children: [
+      {
+        name: 'destination',
+        repeated: true,
+        children: [{ name: 'addressIpv4' }, { name: 'port' }, { name: 'sortOrder' }],
+      },
+    ],
+  },
+  read(db, row) {
+    const list = [...db.table('siptrunkdestination').lookup('fkdevice', row.pkid)].sort(
+      (a, b) => Number(a.sortorder) - Number(b.sortorder),
+    );
+    return list.length === 0
+      ? null
+      : { destination: list.map((d) => ({ addressIpv4: d.address, port: d.port, sortOrder: d.sortorder })) };
+  },
+  write(db, row, value) {
+    for (const d of [...db.table('siptrunkdestination').lookup('fkdevice', row.pkid)])
+      db.delete('siptrunkdestination', d);
+    if (!isObject(value)) return;
+    asArray(value.destination).forEach((d, i) => {
+      db.insert('siptrunkdestination', {
+        fkdevice: row.pkid,
+        address: childText(d, 'addressIpv4') ?? '',
+        port: childText(d, 'port') || '5060',
+        sortorder: childText(d, 'sortOrder') || String(i + 1),
+      });
+    });
+  },
+};
+
+export const sipTrunkFamily: Family = {
+  name: 'SipTrunk',
+  tag: 'sipTrunk',
+  label: 'SIP Trunk',
+  table: 'device',
+  keys: ['name'],
+  rename: { element: 'newName', field: 'name' },
+  where: {
+    tkclass: CLASS_TRUNK,
+    tkmodel: SIP_TRUNK_MODEL,
+    tkproduct: SIP_TRUNK_MODEL,
+    tkdeviceprotocol: PROTOCOL_SIP,
+  },
+  fields: [
+    { axl: 'name', column: 'name' },
+    { axl: 'description', column: 'description' },
+    { axl: 'product', type: 'fixed', value: MODELS[SIP_TRUNK_MODEL] as string },
+    { axl: 'class', type: 'fixed', value: 'Trunk' },
+    { axl: 'protocol', type: 'fixed', value: 'SIP' },
+    { axl: 'protocolSide', type: 'fixed', value: 'Network' },
+    ...common,
+  ],
+  nested: [destinations],
+  required: ['name', 'devicePoolName', 'securityProfileName'],
+  search: ['name', 'description', 'devicePoolName'],
+  ops: ['get', 'list', 'add', 'update', 'remove'],
+};
+
+export const lineFamily: Family = {
+  name: 'Line',
+  tag: 'line',
+  label: 'Line',
+  table: 'numplan',
+  keys: ['pattern', 'routePartitionName'],
+  rename: { element: 'newPattern', field: 'pattern' },
+  where: { tkpatternusage: '2' },
+  fields: [
+    { axl: 'pattern', column: 'dnorpattern' },
+    { axl: 'description', column: 'description' },
+    { axl: 'usage', type: 'fixed', value: 'Device' },
+    partitionField,
+    { axl: 'alertingName', column: 'alertingname' },
+  ],
+  required: ['pattern'],
+  search: ['pattern', 'description', 'routePartitionName'],
+  ops: ['get', 'list', 'add', 'update', 'remove'],
+};

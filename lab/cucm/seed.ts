@@ -1,0 +1,288 @@
+import { DEMO_CREDENTIALS, WEAK_APP_USER } from '../credentials.ts';
+import type { Cell, Row } from '../informix/database.ts';
+import { Database } from '../informix/database.ts';
+import type { LabProfile } from '../types.ts';
+import { setCredential } from './db/credentials.ts';
+import {
+  CREDENTIAL_PASSWORD,
+  CREDENTIAL_PIN,
+  CUCM_TABLES,
+  ENTERPRISE_NODE,
+  SERVICE_ENTERPRISE_WIDE,
+} from './db/schema.ts';
+import * as T from './db/types.ts';
+import { bulkPhones, seedPhones } from './seed-phones.ts';
+import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, DEMO_PHONES, IMP_NODE, RIS_RATE_PARAMETER } from './topology.ts';
+
+/** Column, weak value, hardened value. Weak: no lockout, no expiry, one-character passwords, trivial ones accepted. */
+const CREDENTIAL_POLICY: [string, string, string][] = [
+  ['failedlogon', '0', '3'],
+  ['resetfailedlogonminutes', '0', '30'],
+  ['lockoutduration', '0', '30'],
+  ['credchangeduration', '0', '1440'],
+  ['credexpiresafterdays', '0', '90'],
+  ['minimumlength', '1', '12'],
+  ['previouscredstostore', '0', '12'],
+  ['inactivedaysallowed', '0', '90'],
+  ['expirywarningdays', '0', '14'],
+  ['trivialcredcheck', 'f', 't'],
+  ['mincharstochange', '0', '4'],
+];
+
+/** The Default Credential Policy row (CUCM and IM&P ship the same). */
+export function defaultCredentialPolicy(weak: boolean): Record<string, string> {
+  return {
+    displayname: 'Default Credential Policy',
+    ...Object.fromEntries(CREDENTIAL_POLICY.map(([c, w, h]) => [c, weak ? w : h])),
+  };
+}
+
+/**
+ * The CUCM publisher's database as shipped to the lab. Every weakness the security audits look for is
+ * seeded here, and only here, under `profile === 'weak'`.
+ */
+export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitPerMinute: number): Database {
+  const weak = profile === 'weak';
+  const db = new Database(CUCM_TABLES);
+  const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
+  for (const [table, values] of [
+    ['typemodel', T.MODELS],
+    ['typeclass', T.CLASSES],
+    ['typedeviceprotocol', T.PROTOCOLS],
+    ['typeservice', T.SERVICES],
+  ] as const) {
+    for (const row of T.typeRows(values)) ins(table, row);
+  }
+
+  const enterprise = ins('processnode', {
+    name: ENTERPRISE_NODE,
+    systemnode: 't',
+    tknodeusage: '0',
+    description: 'Enterprise-wide parameters',
+  });
+  const pub = ins('processnode', {
+    name: CUCM_PUBLISHER,
+    description: 'CUCM publisher',
+    tknodeusage: '0',
+    nodeid: '2',
+    mac: '',
+  });
+  const sub = ins('processnode', {
+    name: CUCM_SUBSCRIBER,
+    description: 'CUCM subscriber',
+    tknodeusage: '1',
+    nodeid: '3',
+  });
+  ins('processnode', {
+    name: IMP_NODE,
+    description: 'IM and Presence publisher',
+    tknodeusage: '0',
+    tkprocessnoderole: '2',
+    nodeid: '4',
+  });
+
+  // Auto-registration lets any phone plugged in register: the security guide wants it off.
+  const autoreg = weak ? 't' : 'f';
+  const cmPub = ins('callmanager', {
+    name: `CM_${CUCM_PUBLISHER}`,
+    fkprocessnode: pub.pkid,
+    ctiid: '1',
+    autoregistrationenabled: autoreg,
+    autoregistrationstartdn: '9000',
+    autoregistrationenddn: '9099',
+  });
+  const cmSub = ins('callmanager', {
+    name: `CM_${CUCM_SUBSCRIBER}`,
+    fkprocessnode: sub.pkid,
+    ctiid: '2',
+    autoregistrationenabled: 'f',
+    autoregistrationstartdn: '',
+    autoregistrationenddn: '',
+  });
+  const group = ins('callmanagergroup', { name: 'Default', tftpdefault: 't' });
+  ins('callmanagergroupmember', { fkcallmanagergroup: group.pkid, fkcallmanager: cmSub.pkid, priority: '0' });
+  ins('callmanagergroupmember', { fkcallmanagergroup: group.pkid, fkcallmanager: cmPub.pkid, priority: '1' });
+  const dpDefault = ins('devicepool', { name: 'Default', fkcallmanagergroup: group.pkid });
+  const dpHq = ins('devicepool', { name: 'DP_HQ', fkcallmanagergroup: group.pkid });
+
+  const ptInternal = ins('routepartition', { name: 'PT_Internal', description: 'Internal extensions' });
+  const ptPstn = ins('routepartition', { name: 'PT_PSTN', description: 'PSTN route patterns' });
+  const cssInternal = ins('callingsearchspace', {
+    name: 'CSS_Internal',
+    description: 'Internal only',
+    clause: 'PT_Internal',
+  });
+  ins('callingsearchspacemember', {
+    fkcallingsearchspace: cssInternal.pkid,
+    fkroutepartition: ptInternal.pkid,
+    sortorder: '1',
+  });
+  const cssNational = ins('callingsearchspace', {
+    name: 'CSS_National',
+    description: 'Internal and national',
+    clause: 'PT_Internal:PT_PSTN',
+  });
+  ins('callingsearchspacemember', {
+    fkcallingsearchspace: cssNational.pkid,
+    fkroutepartition: ptInternal.pkid,
+    sortorder: '1',
+  });
+  ins('callingsearchspacemember', {
+    fkcallingsearchspace: cssNational.pkid,
+    fkroutepartition: ptPstn.pkid,
+    sortorder: '2',
+  });
+
+  const phoneProfile = ins('securityprofile', {
+    name: 'Universal Device Template - Model-independent Security Profile',
+    tkmodel: '0',
+    tkdeviceprotocol: '11',
+    tksecuritymode: weak ? '1' : '3',
+  });
+  const nonSecure = ins('securityprofile', {
+    name: 'Non Secure SIP Trunk Profile',
+    description: 'Non Secure SIP Trunk Profile authenticated by null String',
+    tkmodel: T.SIP_TRUNK_MODEL,
+    tkdeviceprotocol: T.PROTOCOL_SIP,
+    tksecuritymode: '1',
+    tktransport: '4',
+    tkoutgoingtransport: '1',
+    incomingport: '5060',
+  });
+  const encrypted = ins('securityprofile', {
+    name: 'Encrypted SIP Trunk Profile',
+    description: 'TLS with SRTP',
+    tkmodel: T.SIP_TRUNK_MODEL,
+    tkdeviceprotocol: T.PROTOCOL_SIP,
+    tksecuritymode: '3',
+    tktransport: '3',
+    tkoutgoingtransport: '3',
+    incomingport: '5061',
+    x509subjectname: 'sbc.lab.example.com',
+  });
+
+  const policy = ins('credentialpolicy', defaultCredentialPolicy(weak));
+
+  const groups = new Map<string, string>();
+  for (const name of [
+    'Standard AXL API Access',
+    'Standard CCM Super Users',
+    'Standard CCM End Users',
+    'Standard RealtimeAndTraceCollection',
+    'Standard CTI Enabled',
+  ]) {
+    groups.set(name, ins('dirgroup', { name }).pkid as string);
+  }
+  const appUser = (
+    name: string,
+    description: string,
+    password: string,
+    groupNames: string[],
+    standard = false,
+  ): void => {
+    const user = ins('applicationuser', { name, description, isstandard: standard ? 't' : 'f' });
+    setCredential(db, { fkapplicationuser: user.pkid as string }, CREDENTIAL_PASSWORD, password, {
+      fkcredentialpolicy: policy.pkid,
+      doesnotexpire: weak ? 't' : 'f',
+    });
+    for (const g of groupNames)
+      ins('applicationuserdirgroupmap', { fkapplicationuser: user.pkid, fkdirgroup: groups.get(g) ?? null });
+  };
+  appUser(
+    DEMO_CREDENTIALS.ccmAdmin.user,
+    'Installation administrator',
+    DEMO_CREDENTIALS.ccmAdmin.password,
+    ['Standard CCM Super Users'],
+    true,
+  );
+  appUser(DEMO_CREDENTIALS.axl.user, 'AXL integration account', DEMO_CREDENTIALS.axl.password, [
+    'Standard AXL API Access',
+    'Standard RealtimeAndTraceCollection',
+  ]);
+  if (weak) {
+    // A service account with super-user rights and a guessable password: the privileged-app-user finding.
+    appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [
+      'Standard CCM Super Users',
+      'Standard AXL API Access',
+    ]);
+  }
+
+  const users = new Map<string, Row>();
+  const endUser = (
+    userid: string,
+    firstname: string,
+    lastname: string,
+    password: string,
+    pin: string,
+  ): void => {
+    const user = ins('enduser', {
+      userid,
+      firstname,
+      lastname,
+      displayname: `${firstname} ${lastname}`,
+      mailid: `${userid}@lab.example.com`,
+      department: 'Sales',
+      enablecups: 't',
+    });
+    setCredential(db, { fkenduser: user.pkid as string }, CREDENTIAL_PASSWORD, password, {
+      fkcredentialpolicy: policy.pkid,
+    });
+    setCredential(db, { fkenduser: user.pkid as string }, CREDENTIAL_PIN, pin, {
+      fkcredentialpolicy: policy.pkid,
+      doesnotexpire: weak ? 't' : 'f',
+    });
+    ins('enduserdirgroupmap', {
+      fkenduser: user.pkid,
+      fkdirgroup: groups.get('Standard CCM End Users') ?? null,
+    });
+    users.set(userid, user);
+  };
+  endUser('jsmith', 'John', 'Smith', DEMO_CREDENTIALS.phone.password, weak ? '12345' : '739154');
+  endUser('mlee', 'Mary', 'Lee', DEMO_CREDENTIALS.phoneOther.password, weak ? '12345' : '604817');
+  endUser('rjones', 'Rita', 'Jones', 'Lab-User-Pass3!', weak ? '11111' : '582036');
+
+  const phones = { partition: ptInternal, securityProfile: phoneProfile, users };
+  seedPhones(db, DEMO_PHONES, { ...phones, pool: dpHq, css: cssNational });
+  seedPhones(db, bulkPhones(extraPhones), { ...phones, pool: dpDefault, css: cssInternal });
+
+  const trunk = ins('device', {
+    name: 'SIP_TO_SBC',
+    description: 'Trunk to the session border controller',
+    tkclass: T.CLASS_TRUNK,
+    tkmodel: T.SIP_TRUNK_MODEL,
+    tkproduct: T.SIP_TRUNK_MODEL,
+    tkdeviceprotocol: T.PROTOCOL_SIP,
+    fkdevicepool: dpHq.pkid,
+    fkcallingsearchspace: cssNational.pkid,
+    fksecurityprofile: weak ? nonSecure.pkid : encrypted.pkid,
+  });
+  ins('siptrunkdestination', {
+    fkdevice: trunk.pkid,
+    address: '192.0.2.10',
+    port: weak ? '5060' : '5061',
+    sortorder: '1',
+  });
+
+  const param = (node: Row, service: string, name: string, value: string, type = '3'): void => {
+    ins('processconfig', {
+      fkprocessnode: node.pkid,
+      tkservice: service,
+      paramname: name,
+      paramvalue: value,
+      tkparam: type,
+    });
+  };
+  // Cluster security mode 0 is non-secure: no CTL, no encrypted signalling anywhere.
+  param(enterprise, SERVICE_ENTERPRISE_WIDE, 'ClusterSecurityMode', weak ? '0' : '1', '2');
+  param(enterprise, SERVICE_ENTERPRISE_WIDE, RIS_RATE_PARAMETER, String(risRateLimitPerMinute), '2');
+  param(
+    enterprise,
+    SERVICE_ENTERPRISE_WIDE,
+    'URLAuthentication',
+    `https://${CUCM_PUBLISHER}:8443/ccmcip/authenticate.jsp`,
+  );
+  param(pub, '0', 'CdrEnabled', weak ? 'F' : 'T', '1');
+  param(pub, '0', 'T302Timer', '15000', '2');
+  param(sub, '0', 'CdrEnabled', weak ? 'F' : 'T', '1');
+  return db;
+}

@@ -1,0 +1,54 @@
+import bunyan from 'bunyan';
+import { AuditLog } from '../../kernel/audit/audit-log.ts';
+import { statePaths } from '../../kernel/paths.ts';
+import { Vault, type CredentialKind, type Product } from '../../kernel/vault/index.ts';
+import type { LabInfo } from '../types.ts';
+
+/**
+ * Stores the lab's demo credentials in the vault of each demo client, before the server starts, as an
+ * operator would with the *_store_credentials tools. Each record is keyed by the node's name (the
+ * cluster name) and says where to connect (`options.address`) and which CA to pin (`options.caCertPem`),
+ * because the lab runs every service of a node on its own loopback port. Audited as CREDENTIAL events.
+ */
+export async function seedVault(stateDir: string, clients: string[], lab: LabInfo): Promise<number> {
+  const paths = statePaths(stateDir);
+  const audit = new AuditLog({ path: paths.auditLog, maxBytes: 5_242_880, maxFiles: 5 });
+  const log = bunyan.createLogger({ name: 'demo', streams: [] });
+  const vault = Vault.open(paths, audit, log);
+  let stored = 0;
+  try {
+    for (const client of clients) {
+      const view = vault.forClient(client, { ip: '127.0.0.1' });
+      for (const node of lab.nodes) {
+        const entries: { product: Product; kind: CredentialKind; port: number | undefined }[] = [];
+        const c = node.credentials;
+        if (node.product === 'phone') {
+          if (c.phone) entries.push({ product: 'cucm', kind: 'phone', port: node.ports.http });
+        } else {
+          if (c.axl) entries.push({ product: node.product, kind: 'axl', port: node.ports.https });
+          if (c.cupi) entries.push({ product: node.product, kind: 'cupi', port: node.ports.https });
+          if (c.os) entries.push({ product: node.product, kind: 'os', port: node.ports.ssh });
+        }
+        for (const e of entries) {
+          const cred = c[e.kind === 'cupi' ? 'cupi' : e.kind];
+          if (!cred || e.port === undefined) continue;
+          const secret = {
+            username: cred.user,
+            password: cred.password,
+            options: { address: `${node.host}:${e.port}`, caCertPem: lab.caCertPem },
+          };
+          const existing = (await view.list(e.product)).some(
+            (x) => x.kind === e.kind && x.host === node.name.toLowerCase(),
+          );
+          await (existing
+            ? view.update(e.product, e.kind, node.name, secret)
+            : view.store(e.product, e.kind, node.name, secret));
+          stored++;
+        }
+      }
+    }
+  } finally {
+    await audit.close();
+  }
+  return stored;
+}

@@ -1,0 +1,69 @@
+import { DEMO_CREDENTIALS } from '../credentials.ts';
+import { axlEndpoint } from '../cucm/axl/endpoint.ts';
+import { AXL_VERSIONS, tomcatNotFound } from '../cucm/node.ts';
+import { IMP_NODE } from '../cucm/topology.ts';
+import { buildToolkitZip } from '../cucm/toolkit/zip.ts';
+import { requestPath, send } from '../http/request.ts';
+import { PORT_SLOTS } from '../options.ts';
+import type { LabContext } from '../runtime.ts';
+import { serveVosNode } from '../runtime.ts';
+import type { LabNodeInfo } from '../types.ts';
+import { nodeFacts } from '../vos/facts.ts';
+import { initialOsState } from '../vos/node-os.ts';
+import { impOperations } from './operations.ts';
+import { IMP_VERSION, seedImp } from './seed.ts';
+import type { ImpState } from './state.ts';
+
+export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
+  const { opts } = ctx;
+  const db = seedImp(opts.profile);
+  const facts = nodeFacts('imp', IMP_NODE, opts.profile);
+  const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.profile) };
+  const axl = axlEndpoint({
+    node: IMP_NODE,
+    db,
+    log: ctx.log,
+    operations: impOperations(IMP_VERSION),
+    versions: AXL_VERSIONS,
+    maxResponseBytes: opts.axlMaxResponseBytes,
+    ...(opts.axlWriteThrottle ? { writeThrottle: opts.axlWriteThrottle } : {}),
+  });
+  let zip: Promise<Buffer> | undefined;
+  const served = await serveVosNode(ctx, {
+    name: IMP_NODE,
+    os: state.os,
+    facts,
+    db,
+    httpsSlot: PORT_SLOTS.impHttps,
+    sshSlot: PORT_SLOTS.impSsh,
+    handler: () => async (req, res) => {
+      const { path } = requestPath(req);
+      if (path === '/axl' || path === '/axl/') return axl(req, res);
+      if (path === '/plugins/axlsqltoolkit.zip' && req.method === 'GET') {
+        zip ??= buildToolkitZip(opts.axlSchemaDir);
+        const body = await zip;
+        ctx.log.request({ node: IMP_NODE, service: 'toolkit', method: 'GET', path, status: 200 });
+        send(res, 200, 'application/zip', body, {
+          'content-disposition': 'attachment; filename=axlsqltoolkit.zip',
+        });
+        return;
+      }
+      tomcatNotFound(res);
+    },
+  });
+  const base = `https://${opts.host}:${served.httpsPort}`;
+  return {
+    state,
+    info: {
+      product: 'imp',
+      name: IMP_NODE,
+      host: opts.host,
+      address: `${opts.host}:${served.httpsPort}`,
+      ports: { https: served.httpsPort, ssh: served.sshPort },
+      urls: { axl: `${base}/axl/`, toolkit: `${base}/plugins/axlsqltoolkit.zip` },
+      credentials: { axl: { ...DEMO_CREDENTIALS.axl }, os: { ...DEMO_CREDENTIALS.os } },
+      sshHostKeyFingerprint: served.fingerprint,
+      version: facts.activeVersion,
+    },
+  };
+}

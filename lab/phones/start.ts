@@ -1,0 +1,56 @@
+import { DEMO_CREDENTIALS } from '../credentials.ts';
+import { PHONE_MODELS } from '../cucm/db/types.ts';
+import { DEMO_PHONES } from '../cucm/topology.ts';
+import { listen } from '../http/listener.ts';
+import type { Database } from '../informix/database.ts';
+import { PORT_SLOTS, portFor } from '../options.ts';
+import type { LabContext } from '../runtime.ts';
+import type { LabNodeInfo } from '../types.ts';
+import { phoneHandler } from './phone-server.ts';
+import type { PhoneState } from './state.ts';
+
+const OWNERS: Record<string, { user: string; password: string }> = {
+  [DEMO_CREDENTIALS.phone.user]: DEMO_CREDENTIALS.phone,
+  [DEMO_CREDENTIALS.phoneOther.user]: DEMO_CREDENTIALS.phoneOther,
+};
+
+/** One HTTP listener per demo phone, each answering as that phone at 127.0.0.1:<port>. */
+export async function startPhones(
+  ctx: LabContext,
+  cucmDb: Database,
+): Promise<{ states: PhoneState[]; infos: LabNodeInfo[] }> {
+  const { opts } = ctx;
+  const states: PhoneState[] = [];
+  const infos: LabNodeInfo[] = [];
+  for (const [i, phone] of DEMO_PHONES.entries()) {
+    const model = PHONE_MODELS.find((m) => m.name === phone.model);
+    if (!model) throw new Error(`no screen for ${phone.model}`);
+    const state: PhoneState = {
+      name: phone.name,
+      model: phone.model,
+      format: model.screenshot.format,
+      screenshots: 0,
+      refused: 0,
+    };
+    const listener = await listen(
+      opts.host,
+      portFor(opts, PORT_SLOTS.firstPhone + i),
+      phoneHandler({ state, model, db: cucmDb, log: ctx.log }),
+    );
+    ctx.closers.push(() => listener.close());
+    states.push(state);
+    const owner = phone.owner ? OWNERS[phone.owner] : undefined;
+    infos.push({
+      product: 'phone',
+      name: phone.name,
+      host: opts.host,
+      address: `${opts.host}:${listener.port}`,
+      ports: { http: listener.port },
+      urls: { screenshot: `http://${opts.host}:${listener.port}/CGI/Screenshot` },
+      credentials: owner ? { phone: { ...owner } } : {},
+      model: phone.model,
+      screenshotFormat: model.screenshot.format,
+    });
+  }
+  return { states, infos };
+}

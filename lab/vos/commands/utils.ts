@@ -1,0 +1,159 @@
+import { vosDate } from './format.ts';
+import type { CliCommand, CommandContext, CommandOutput } from './types.ts';
+import { failed } from './types.ts';
+
+function serviceList(ctx: CommandContext): string[] {
+  return [
+    'Requesting service status, please wait...',
+    ...ctx.facts.services.map(([name, state, note]) => `${name}[${state}]${note ? ` ${note}` : ''}`),
+    `Primary Node =${ctx.facts.product === 'cucm' || ctx.facts.product === 'imp' ? 'true' : 'false'}`,
+  ];
+}
+
+function replication(ctx: CommandContext): string[] {
+  const servers = ctx.facts.replicationServers;
+  const stamp = new Date(ctx.now.getTime() - 12 * 86_400_000)
+    .toISOString()
+    .slice(0, 16)
+    .replace(/[T:]/g, '-');
+  const dbVersion = `ccm${ctx.facts.activeVersion.replace(/[.-]/g, '_')}`;
+  return [
+    '',
+    `Server Time: ${vosDate(ctx.now)}`,
+    '',
+    `Cluster Replication State: BROADCAST SYNC Completed on ${servers.length - 1} servers at: ${stamp}`,
+    '     Last Sync Result: SYNC COMPLETED on 691 tables out of 691',
+    '     Sync Status: NO ERRORS',
+    `     Use CLI to see detail: 'file view activelog cm/trace/dbl/${stamp.replace(/-/g, '_')}_dbl_repl_output_Broadcast.log'`,
+    '',
+    `DB Version: ${dbVersion}`,
+    'Repltimeout set to: 300s',
+    'PROCESS option set to: 1',
+    '',
+    `Cluster Detailed View from ${ctx.facts.hostname} (${servers.length} Servers):`,
+    '',
+    '                                      PING      DB/RPC/   REPL.    Replication    REPLICATION SETUP',
+    'SERVER-NAME         IP ADDRESS        (msec)    DbMon?    QUEUE    Group ID       (RTMT) & Details',
+    '-----------         ----------        ------    -------   -----    -----------    ------------------',
+    ...servers.map(
+      ([name, ip], i) =>
+        `${name.padEnd(20)}${ip.padEnd(18)}${(i === 0 ? '0.028' : '0.412').padEnd(10)}Y/Y/Y     0        (g_${i + 2})          (2) Setup Completed`,
+    ),
+    '',
+  ];
+}
+
+function ntp(ctx: CommandContext): string[] {
+  return [
+    'ntpd (pid 2871) is running...',
+    '',
+    '     remote           refid      st t when poll reach   delay   offset  jitter',
+    '==============================================================================',
+    `*${ctx.facts.dns.padEnd(15)} .GPS.            1 u  512 1024  377    0.412   -0.021   0.034`,
+    '',
+    '',
+    `synchronised to NTP server (${ctx.facts.dns}) at stratum 2`,
+    '   time correct to within 27 ms',
+    '   polling server every 1024 s',
+    '',
+    `Current time in UTC is : ${vosDate(ctx.now)}`,
+    `Current time in Etc/UTC is : ${vosDate(ctx.now)}`,
+  ];
+}
+
+function fips(ctx: CommandContext): string[] {
+  if (!ctx.os.fipsEnabled) return ['The system is operating in NON-FIPS Mode'];
+  return [
+    'The system is operating in FIPS mode. Self test status:',
+    '    - S T A R T ---------------------',
+    '    Executing FIPS selftests',
+    `    Start time: ${vosDate(ctx.now)}`,
+    '    NSS self tests passed.',
+    '    Kernel Crypto tests passed.',
+    '    Operating System OpenSSL self tests passed.',
+    '    OpenSSL self tests passed.',
+    '    CiscoSSL self tests passed.',
+    '    CiscoSSH self tests passed.',
+    `    End time: ${vosDate(ctx.now)}`,
+    '    - E N D ---------------------',
+  ];
+}
+
+function restartService(ctx: CommandContext, raw: string): CommandOutput {
+  const name = raw.replace(/^\s*utils\s+service\s+restart\s+/i, '').trim();
+  const service = ctx.facts.services.find(([n]) => n.toLowerCase() === name.toLowerCase());
+  if (!service) return failed(`Service "${name}" is not a valid service name.`);
+  if (service[1] === 'STOPPED')
+    return failed(`${service[0]} is not activated; activate it before restarting it.`);
+  ctx.os.serviceRestarts.push(service[0]);
+  ctx.log.write({ node: ctx.os.node, via: 'cli', operation: 'utils service restart', target: service[0] });
+  return {
+    lines: [
+      'Do not press Ctrl+C while the service is restarting. If the service has not restarted properly, execute the same command again.',
+      'Service Manager is running',
+      `${service[0]}[STOPPING]`,
+      `${service[0]}[STOPPING]`,
+      'Commanded Out of Service',
+      `${service[0]}[NOTRUNNING]`,
+      'Service Manager is running',
+      `${service[0]}[STARTING]`,
+      `${service[0]}[STARTED]`,
+    ],
+  };
+}
+
+export const UTILS_COMMANDS: CliCommand[] = [
+  { words: ['utils', 'service', 'list'], run: (ctx) => ({ lines: serviceList(ctx) }) },
+  {
+    words: ['utils', 'service', 'restart'],
+    takesArgs: true,
+    run: (ctx, _args, raw) => restartService(ctx, raw),
+  },
+  { words: ['utils', 'fips', 'status'], run: (ctx) => ({ lines: fips(ctx) }) },
+  { words: ['utils', 'dbreplication', 'runtimestate'], run: (ctx) => ({ lines: replication(ctx) }) },
+  { words: ['utils', 'ntp', 'status'], run: (ctx) => ({ lines: ntp(ctx) }) },
+  {
+    words: ['utils', 'ha', 'status'],
+    products: ['imp'],
+    run: (ctx) => ({
+      lines: [
+        '',
+        'Sub-Cluster Name: DefaultCUPSubcluster',
+        'Sub-Cluster Id: 1',
+        'Sub-Cluster HA Mode: Balanced',
+        `Node 1 Name: ${ctx.facts.hostname}  State: Normal  Reason: Normal`,
+        '',
+      ],
+    }),
+  },
+  {
+    words: ['utils', 'system', 'restart'],
+    run: (ctx) => ({
+      lines: [],
+      confirm: {
+        lines: ['', 'Do you really want to restart ?', ''],
+        prompt: 'Continue (y/n)?',
+        yes: () => {
+          ctx.os.restarts++;
+          ctx.log.write({
+            node: ctx.os.node,
+            via: 'cli',
+            operation: 'utils system restart',
+            target: ctx.os.node,
+          });
+          return {
+            lines: [
+              '',
+              'Appliance is being Restarted ...',
+              'Warning: Restart could take up to 5 minutes.',
+              '',
+              'Stopping Service Manager...',
+            ],
+            close: true,
+          };
+        },
+        no: () => ({ lines: ['', 'Restart cancelled.'] }),
+      },
+    }),
+  },
+];

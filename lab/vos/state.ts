@@ -1,0 +1,23 @@
+export type VosProduct = 'cucm' | 'imp' | 'cuc';
+export type TlsVersion = '1.0' | '1.1' | '1.2' | '1.3';
+
+/** What a node's OS settings are and what its CLI saw; tests read it, CLI commands change it. */
+export interface VosState {
+  node: string;
+  product: VosProduct;
+  /** `show tls min-version`; `set tls min-version` changes it. */
+  tlsMinVersion: TlsVersion;
+  fipsEnabled: boolean;
+  /** Days before the tomcat certificate expires (the weak profile: 10). */
+  tomcatCertDays: number;
+  /** Password maximum age in days, 0 = disabled (`show password expiry maximum-age`). */
+  passwordMaxAgeDays: number;
+  passwordMinAgeDays: number;
+  /** Confirmed `utils system restart` count. */
+  restarts: number;
+  /** Services restarted with `utils service restart`. */
+  serviceRestarts: string[];
+  /** Successful keyboard-interactive logins, refused attempts (any method). */
+  logins: number;
+  refusedLogins: number;
+}
