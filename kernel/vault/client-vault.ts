@@ -1,0 +1,287 @@
+import { AuditUnavailableError, CredentialError } from '../errors/index.ts';
+import { ClientHostKeys } from './host-keys.ts';
+import {
+  checkKind,
+  checkProduct,
+  isProduct,
+  normaliseHost,
+  parseSlotKey,
+  slotKey,
+  type CredentialKind,
+  type Product,
+  type RecordIdentity,
+} from './identity.ts';
+import { keyCheckMatches, keyCheckValue, newSalt, type KeyCache } from './key-derivation.ts';
+import { checkSecret, openRecord, sealRecord, type CredentialSecret } from './sealed-record.ts';
+import type { KnownHostsFile } from './known-hosts-file.ts';
+import { newVaultDoc, type VaultDoc, type VaultFile } from './vault-file.ts';
+import type { VaultAudit, VaultLogger } from './vault-types.ts';
+
+export type CredentialOperation = 'store' | 'update' | 'delete';
+
+/** What listing shows: where credentials exist, never what they are. */
+export interface CredentialEntry {
+  product: Product;
+  kind: CredentialKind;
+  host: string;
+  updatedAt: string;
+}
+
+/** Per-client state shared by every view of that client within one Vault. */
+export interface ClientSlot {
+  file: VaultFile;
+  knownHosts: KnownHostsFile;
+  /** Serialises store/update/delete: each reads the file the previous one wrote. */
+  queue: Promise<unknown>;
+  /** Salt for a file not written yet, kept so a refused first store does not cost a second derivation. */
+  freshSalt?: Buffer;
+  /** `salt|keyCheck` already verified against the derived key. */
+  verified?: string;
+}
+
+/**
+ * One client's view of the vault. It holds the client name and nothing else to choose by, so it can
+ * only ever reach clients/<client>/vault/. Returned secrets are decrypted on each call; only the
+ * derived key and the parsed (still sealed) file are kept in memory.
+ */
+export class ClientVault {
+  // ES private fields: a tool holding this view cannot reach the key cache (and with it other
+  // clients' keys) even by ignoring TypeScript's `private`.
+  readonly #slot: ClientSlot;
+  readonly #keys: KeyCache;
+  readonly #audit: VaultAudit;
+  readonly #log: VaultLogger;
+  readonly #hostKeys: ClientHostKeys;
+
+  constructor(
+    readonly client: string,
+    slot: ClientSlot,
+    keys: KeyCache,
+    audit: VaultAudit,
+    log: VaultLogger,
+  ) {
+    this.#slot = slot;
+    this.#keys = keys;
+    this.#audit = audit;
+    this.#log = log;
+    this.#hostKeys = new ClientHostKeys(client, slot.knownHosts, audit, log);
+  }
+
+  /** SSH host-key trust on first use for this client. */
+  get hostKeys(): ClientHostKeys {
+    return this.#hostKeys;
+  }
+
+  /** Adds credentials; CredentialError if this product/kind/host already has some (use update). */
+  async store(
+    product: Product,
+    kind: CredentialKind,
+    host: string,
+    secret: CredentialSecret,
+  ): Promise<CredentialEntry> {
+    return (await this.#mutate('store', product, kind, host, secret)) as CredentialEntry;
+  }
+
+  /** Replaces existing credentials; CredentialError if there are none. */
+  async update(
+    product: Product,
+    kind: CredentialKind,
+    host: string,
+    secret: CredentialSecret,
+  ): Promise<CredentialEntry> {
+    return (await this.#mutate('update', product, kind, host, secret)) as CredentialEntry;
+  }
+
+  /** Removes credentials; CredentialError if there are none. */
+  async delete(product: Product, kind: CredentialKind, host: string): Promise<void> {
+    await this.#mutate('delete', product, kind, host, undefined);
+  }
+
+  /** Decrypts one credential; CredentialError when absent or when it does not open (tampering, wrong key). */
+  async get(product: Product, kind: CredentialKind, host: string): Promise<CredentialSecret> {
+    const id = this.#identity(product, kind, host);
+    const doc = this.#slot.file.read();
+    const sealed = doc?.records[slotKey(id.product, id.kind, id.host)];
+    if (!doc || !sealed) throw notFound(id);
+    try {
+      return openRecord(await this.#keyFor(doc), id, sealed);
+    } catch (err) {
+      this.#log.error(
+        { client: id.client, product: id.product, kind: id.kind, host: id.host },
+        'credential did not open',
+      );
+      throw err;
+    }
+  }
+
+  /** Hosts and kinds this client has credentials for, optionally for one product; no secret. */
+  async list(product?: Product): Promise<CredentialEntry[]> {
+    const only = product === undefined ? undefined : checkProduct(product);
+    const doc = this.#slot.file.read();
+    const out: CredentialEntry[] = [];
+    for (const [key, rec] of Object.entries(doc?.records ?? {})) {
+      const s = parseSlotKey(key);
+      if (s && (only === undefined || s.product === only)) out.push({ ...s, updatedAt: rec.updatedAt });
+    }
+    return out.sort((a, b) =>
+      slotKey(a.product, a.kind, a.host).localeCompare(slotKey(b.product, b.kind, b.host)),
+    );
+  }
+
+  #identity(product: unknown, kind: unknown, host: unknown): RecordIdentity {
+    const p = checkProduct(product);
+    return { client: this.client, product: p, kind: checkKind(p, kind), host: normaliseHost(host) };
+  }
+
+  #mutate(
+    op: CredentialOperation,
+    product: unknown,
+    kind: unknown,
+    host: unknown,
+    secret: unknown,
+  ): Promise<CredentialEntry | undefined> {
+    let id: RecordIdentity;
+    let plain: CredentialSecret | undefined;
+    try {
+      id = this.#identity(product, kind, host);
+      if (op !== 'delete') plain = checkSecret(secret);
+    } catch (err) {
+      const p = isProduct(product) ? product : '(invalid)';
+      const k = typeof kind === 'string' && /^[a-z]{1,8}$/.test(kind) ? kind : '(invalid)';
+      // The host is not echoed when it fails validation: it may hold a pasted "user:password@".
+      const cluster = safeHost(host);
+      this.#record(op, 'FAILED', { product: p, kind: k, cluster }, 'invalid');
+      throw err;
+    }
+    const run = (): Promise<CredentialEntry | undefined> => this.#apply(op, id, plain);
+    const next = this.#slot.queue.then(run, run);
+    this.#slot.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #apply(
+    op: CredentialOperation,
+    id: RecordIdentity,
+    secret: CredentialSecret | undefined,
+  ): Promise<CredentialEntry | undefined> {
+    const fields = { product: id.product, kind: id.kind, cluster: id.host };
+    const fail = (reason: string, err: unknown): never => {
+      if (!(err instanceof AuditUnavailableError)) this.#record(op, 'FAILED', fields, reason);
+      throw err;
+    };
+    const slot = slotKey(id.product, id.kind, id.host);
+    let doc: VaultDoc | undefined;
+    try {
+      doc = this.#slot.file.read();
+    } catch (err) {
+      return fail('unreadable', err);
+    }
+    const exists = doc?.records[slot] !== undefined;
+    if (op === 'store' && exists) {
+      return fail(
+        'exists',
+        new CredentialError(`${describeSlot(id)} already exist; use update to replace them`),
+      );
+    }
+    if (op !== 'store' && !exists) return fail('not_found', notFound(id));
+
+    let next: VaultDoc;
+    let entry: CredentialEntry | undefined;
+    if (op === 'delete' && doc) {
+      const records = { ...doc.records };
+      delete records[slot];
+      next = { ...doc, records };
+    } else {
+      const salt = doc ? undefined : (this.#slot.freshSalt ??= newSalt());
+      let key: Uint8Array;
+      try {
+        key = doc ? await this.#keyFor(doc) : await this.#keys.get(this.client, saltB64(salt as Buffer));
+      } catch (err) {
+        return fail(err instanceof CredentialError ? 'key_mismatch' : 'key_unavailable', err);
+      }
+      const base = doc ?? newVaultDoc(this.client, salt as Buffer, keyCheckValue(key));
+      const updatedAt = new Date().toISOString();
+      next = {
+        ...base,
+        records: { ...base.records, [slot]: sealRecord(key, id, secret as CredentialSecret, updatedAt) },
+      };
+      entry = { product: id.product, kind: id.kind, host: id.host, updatedAt };
+    }
+
+    // Audit first: when the record cannot be written AuditLog throws, and the change is not saved.
+    this.#record(op, 'OK', fields);
+    try {
+      this.#slot.file.write(next);
+    } catch (err) {
+      this.#log.error(
+        { client: this.client, ...fields, operation: op, err },
+        'credential store write failed',
+      );
+      try {
+        this.#record(op, 'FAILED', fields, 'write_failed');
+      } catch {
+        // Already audited as OK; the caller is told below that nothing was saved.
+      }
+      throw new CredentialError(`${describeSlot(id)} could not be saved; nothing was changed`, {
+        cause: err,
+      });
+    }
+    if (!doc) delete this.#slot.freshSalt;
+    this.#log.info({ client: this.client, ...fields, operation: op }, `credential ${op}`);
+    return entry;
+  }
+
+  /** The client's key for this file, checked once against the file's key check value. */
+  async #keyFor(doc: VaultDoc): Promise<Uint8Array> {
+    const key = await this.#keys.get(this.client, doc.kdf.salt);
+    const pair = `${doc.kdf.salt}|${doc.keyCheck}`;
+    if (this.#slot.verified !== pair) {
+      if (!keyCheckMatches(key, doc.keyCheck)) {
+        throw new CredentialError(
+          `the credentials of client ${this.client} were sealed under another vault master secret ` +
+            '(secrets/vault_master.key replaced or restored from another installation); nothing can be read or changed',
+        );
+      }
+      this.#slot.verified = pair;
+    }
+    return key;
+  }
+
+  #record(
+    op: CredentialOperation,
+    status: 'OK' | 'FAILED',
+    fields: { product: string; kind: string; cluster: string },
+    reason?: string,
+  ): void {
+    this.#audit.write({
+      event: 'CREDENTIAL',
+      status,
+      operation: op,
+      client: this.client,
+      ...fields,
+      ...(reason ? { reason } : {}),
+    });
+  }
+}
+
+function describeSlot(id: RecordIdentity): string {
+  return `the ${id.kind} credentials of client ${id.client} for ${id.product} host ${id.host}`;
+}
+
+function notFound(id: RecordIdentity): CredentialError {
+  return new CredentialError(
+    `no ${id.kind} credentials are stored for ${id.product} host ${id.host} (client ${id.client})`,
+  );
+}
+
+function saltB64(salt: Buffer): string {
+  return salt.toString('base64');
+}
+
+function safeHost(host: unknown): string {
+  try {
+    return normaliseHost(host);
+  } catch {
+    return '(invalid)';
+  }
+}
