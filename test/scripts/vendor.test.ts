@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { inspectLicense } from '../../kernel/license/evaluate.ts';
+import { verifyTree } from '../../kernel/integrity/verify.ts';
+import { PROJECT_ROOT } from '../../kernel/paths.ts';
+import { tempStateDir } from '../helpers/state-dir.ts';
+import { makeTree, publisherKey, runScript, signedTree, testKey } from '../kernel/integrity/fixture.ts';
+
+const vendor = testKey('vendor');
+
+/** The private key as a file, the way the vendor tool takes it. */
+function keyFile(dir: string, pem = vendor.privatePem): string {
+  const path = join(dir, 'vendor.private.pem');
+  writeFileSync(path, pem, { mode: 0o600 });
+  return path;
+}
+
+describe('scripts/vendor.ts', () => {
+  it('--help lists every command; an unknown command or option is a usage error (exit 2)', async () => {
+    const help = await runScript('vendor.ts', ['--help']);
+    assert.equal(help.code, 0);
+    for (const c of ['keygen', 'sign-manifest', 'sign-bundle', 'issue-license'])
+      assert.match(help.stdout, new RegExp(c));
+    const sub = await runScript('vendor.ts', ['issue-license', '--help']);
+    assert.equal(sub.code, 0);
+    assert.match(sub.stdout, /--expires/);
+    assert.equal((await runScript('vendor.ts', ['frobnicate'])).code, 2);
+    assert.equal((await runScript('vendor.ts', ['keygen', '--nope'])).code, 2);
+    assert.equal((await runScript('vendor.ts', [])).code, 2);
+  });
+
+  it('keygen: RSA-4096 pair, private key 0600, never inside the project unless insisted, never overwritten', async () => {
+    const inside = await runScript('vendor.ts', [
+      'keygen',
+      '--out',
+      join(PROJECT_ROOT, 'secrets', 'vendor-keys'),
+    ]);
+    assert.equal(inside.code, 2);
+    assert.match(inside.stderr, /inside the project/);
+    assert.equal(existsSync(join(PROJECT_ROOT, 'secrets', 'vendor-keys')), false);
+
+    const state = tempStateDir();
+    try {
+      const out = join(state.dir, 'keys');
+      const r = await runScript('vendor.ts', ['keygen', '--out', out, '--id', 'acme']);
+      assert.equal(r.code, 0, r.stderr);
+      const priv = join(out, 'acme.private.pem');
+      assert.equal(statSync(priv).mode & 0o777, 0o600);
+      const key = createPrivateKey(readFileSync(priv));
+      assert.equal(key.asymmetricKeyDetails?.modulusLength, 4096);
+      const pub = createPublicKey(readFileSync(join(out, 'acme.pem')));
+      assert.ok(
+        pub
+          .export({ type: 'spki', format: 'der' })
+          .equals(createPublicKey(key).export({ type: 'spki', format: 'der' })),
+      );
+      const again = await runScript('vendor.ts', ['keygen', '--out', out, '--id', 'acme']);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /refusing to overwrite/);
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it('issue-license: a PS512 license with kid = publisher that the server accepts as VALID', async () => {
+    const state = tempStateDir();
+    try {
+      const out = join(state.dir, 'secrets', 'license.jwt');
+      const r = await runScript('vendor.ts', [
+        'issue-license',
+        '--key',
+        keyFile(state.dir),
+        '--publisher',
+        'vendor',
+        '--customer',
+        'ACME Telecom',
+        '--hostname',
+        'uc-mcp.example.net',
+        '--products',
+        'cucm,cuc',
+        '--tier',
+        'enterprise',
+        '--expires',
+        '+30d',
+        '--grace-days',
+        '14',
+        '--out',
+        out,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(statSync(out).mode & 0o777, 0o600);
+      const ev = await inspectLicense(
+        readFileSync(out, 'utf8'),
+        [publisherKey(vendor)],
+        'uc-mcp.example.net',
+        Date.now(),
+      );
+      assert.equal(ev.status.state, 'VALID', ev.status.reason);
+      assert.deepEqual(ev.header, { alg: 'PS512', kid: 'vendor', typ: 'license+jwt' });
+      assert.deepEqual(ev.claims?.products, ['cucm', 'cuc']);
+      assert.equal(ev.claims?.grace_days, 14);
+      assert.equal(ev.claims?.sub, 'ACME Telecom');
+      const days = (Date.parse(ev.expiresAt ?? '') - Date.now()) / 86_400_000;
+      assert.ok(days > 29.9 && days <= 30, `${days} days`);
+
+      const printed = await runScript('vendor.ts', [
+        'issue-license',
+        '--key',
+        keyFile(state.dir),
+        '--publisher',
+        'vendor',
+        '--customer',
+        'c',
+        '--hostname',
+        'h',
+        '--products',
+        'imp',
+        '--tier',
+        'standard',
+        '--expires',
+        '2099-12-31',
+      ]);
+      assert.equal(printed.code, 0, printed.stderr);
+      const ev2 = await inspectLicense(printed.stdout, [publisherKey(vendor)], 'h', Date.now());
+      assert.equal(ev2.expiresAt, '2099-12-31T00:00:00.000Z');
+      assert.equal(ev2.claims?.grace_days, 30, 'grace defaults to 30 days');
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it('issue-license refuses unknown products, bad dates and missing options (exit 2)', async () => {
+    const state = tempStateDir();
+    try {
+      const base = ['issue-license', '--key', keyFile(state.dir), '--publisher', 'vendor', '--customer', 'c'];
+      const more = ['--hostname', 'h', '--tier', 'standard'];
+      const bad = await runScript('vendor.ts', [
+        ...base,
+        ...more,
+        '--products',
+        'cucm,webex',
+        '--expires',
+        '+1d',
+      ]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /unknown product\(s\) webex/);
+      const date = await runScript('vendor.ts', [
+        ...base,
+        ...more,
+        '--products',
+        'cucm',
+        '--expires',
+        'next week',
+      ]);
+      assert.equal(date.code, 2);
+      const missing = await runScript('vendor.ts', [...base, '--products', 'cucm', '--expires', '+1d']);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /--hostname is required/);
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it('sign-manifest --install-public makes a fresh tree valid; a key that is not installed is refused', async () => {
+    const tree = makeTree();
+    try {
+      const key = keyFile(tree.root);
+      const refused = await runScript('vendor.ts', [
+        'sign-manifest',
+        '--key',
+        key,
+        '--publisher',
+        'vendor',
+        '--root',
+        tree.root,
+      ]);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /not installed/);
+      const r = await runScript('vendor.ts', [
+        'sign-manifest',
+        '--key',
+        key,
+        '--publisher',
+        'vendor',
+        '--root',
+        tree.root,
+        '--install-public',
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(
+        readFileSync(join(tree.root, 'manifests/publishers/vendor.pem'), 'utf8'),
+        vendor.publicPem,
+      );
+      assert.equal((await verifyTree(tree.root)).report.status, 'valid');
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  it('sign-bundle: an extra bundle signed by a trusted publisher verifies as valid', async () => {
+    const tree = await signedTree();
+    try {
+      tree.write('plugins/acme-tools/index.ts', 'export default {};\n');
+      assert.equal((await verifyTree(tree.root)).report.bundles['acme-tools']?.status, 'unsigned');
+      const r = await runScript('vendor.ts', [
+        'sign-bundle',
+        '--key',
+        keyFile(tree.root),
+        '--publisher',
+        'vendor',
+        '--version',
+        '2.0.1',
+        join(tree.root, 'plugins/acme-tools'),
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /signed bundle acme-tools 2\.0\.1 by vendor: 1 files/);
+      const { report } = await verifyTree(tree.root);
+      assert.equal(report.status, 'valid', report.reason);
+      assert.equal(report.bundles['acme-tools']?.source, 'bundle');
+    } finally {
+      tree.cleanup();
+    }
+  });
+});
