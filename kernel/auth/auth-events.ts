@@ -1,0 +1,78 @@
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { IpBlacklist } from './ip-blacklist.ts';
+
+export type AuthFailureStatus = 'AUTH_FAILED' | 'AUTH_EXPIRED' | 'AUTH_REVOKED';
+
+export interface AuthFailure {
+  status: AuthFailureStatus;
+  ip: string;
+  /** Set only when the caller was proven (a valid signature, a known refresh token). */
+  client?: string;
+  /** Short machine-readable cause: bad_signature, unknown_kid, bad_client_credentials... */
+  reason: string;
+  /**
+   * Whether the failure looks like guessing and so counts toward the IP blacklist. Tokens this server
+   * signed that are merely expired or revoked do not; neither does a request that carries no credentials.
+   */
+  counts: boolean;
+  [field: string]: unknown;
+}
+
+/**
+ * The AUTH audit records, the failure metrics and the blacklist's failure counting, in one place so
+ * every endpoint reports outcomes the same way. Never pass a token, secret, code or verifier here.
+ */
+export class AuthEvents {
+  constructor(
+    private readonly audit: AuditLog,
+    private readonly metrics: Metrics,
+    private readonly blacklist: IpBlacklist,
+  ) {}
+
+  ok(fields: { ip: string; client: string; [field: string]: unknown }): void {
+    this.audit.write({ event: 'AUTH', status: 'AUTH_OK', ...fields });
+  }
+
+  async failure(f: AuthFailure): Promise<void> {
+    const { status, ip, client, reason, counts, ...extra } = f;
+    this.audit.write({ event: 'AUTH', status, ip, ...(client ? { client } : {}), reason, ...extra });
+    this.metrics.authFailures.inc();
+    this.metrics.authFailuresByClient.inc({ client: client ?? 'unknown', status });
+    if (counts) await this.blacklist.recordFailure(ip, client);
+  }
+
+  issued(fields: {
+    ip?: string;
+    client: string;
+    grant_type: string;
+    auth_method?: string;
+    jti: string;
+    exp: number;
+    scope: string;
+  }): void {
+    const { exp, ...rest } = fields;
+    this.audit.write({
+      event: 'AUTH',
+      status: 'TOKEN_ISSUED',
+      ...rest,
+      expires_at: new Date(exp * 1000).toISOString(),
+    });
+  }
+
+  revoked(fields: {
+    ip?: string;
+    client: string;
+    reason: string;
+    jtis: string[];
+    [field: string]: unknown;
+  }): void {
+    const { jtis, ...rest } = fields;
+    this.audit.write({ event: 'AUTH', status: 'TOKEN_REVOKED', ...rest, jti: jtis, count: jtis.length });
+  }
+
+  /** A revocation request that revoked nothing (another client's token, an unknown one): RFC 7009 still answers 200. */
+  revokeRefused(fields: { ip: string; client: string; reason: string }): void {
+    this.audit.write({ event: 'AUTH', status: 'TOKEN_REVOKE_REFUSED', ...fields });
+  }
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { DocumentStore } from '../store/document-store.ts';
+import { openJsonStore } from './json-store.ts';
+import { digest, newOpaqueToken } from './opaque-token.ts';
+
+const entrySchema = z.object({
+  client: z.string(),
+  /** Every refresh token descended from one grant shares a family; reuse of a spent one ends it. */
+  family: z.string(),
+  exp: z.number(),
+  scope: z.string(),
+  /** The server key in force at issuance: a key rotation ends every refresh token. */
+  kid: z.string(),
+  used: z.boolean(),
+  /** The access token issued together with this refresh token (revoked with the family). */
+  access: z.object({ jti: z.string(), exp: z.number() }),
+});
+export type RefreshEntry = z.output<typeof entrySchema>;
+type RefreshTable = Record<string, RefreshEntry>;
+const tableSchema = z.record(z.string(), entrySchema);
+
+export type RedeemResult =
+  | { ok: true; entry: RefreshEntry }
+  | { ok: false; reason: 'unknown' | 'expired' | 'wrong_client' | 'rotated_key' }
+  | { ok: false; reason: 'reused'; revoked: { jti: string; exp: number }[] };
+
+/**
+ * Opaque refresh tokens, stored as SHA-256 digests (secrets/refresh_tokens.json). Each use spends the
+ * token and the caller gets a new one in the same family; presenting a spent token again is treated as
+ * theft (RFC 9700 section 4.14.2): the whole family and its access tokens are revoked.
+ */
+export class RefreshTokenStore {
+  constructor(
+    private readonly store: DocumentStore<RefreshTable>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async issue(opts: {
+    client: string;
+    family?: string;
+    scope: string;
+    kid: string;
+    ttlSeconds: number;
+    access: { jti: string; exp: number };
+  }): Promise<{ token: string; exp: number; family: string }> {
+    const token = newOpaqueToken();
+    const family = opts.family ?? randomUUID();
+    const exp = Math.floor(this.now() / 1000) + opts.ttlSeconds;
+    const entry: RefreshEntry = {
+      client: opts.client,
+      family,
+      exp,
+      scope: opts.scope,
+      kid: opts.kid,
+      used: false,
+      access: opts.access,
+    };
+    await this.store.update((t) => ({ ...this.live(t), [digest(token)]: entry }));
+    return { token, exp, family };
+  }
+
+  /** Spends a refresh token presented by `client`, atomically: of two concurrent uses only one wins. */
+  async redeem(token: string, client: string, kid: string): Promise<RedeemResult> {
+    const key = digest(token);
+    let result: RedeemResult = { ok: false, reason: 'unknown' };
+    const nowS = this.now() / 1000;
+    await this.store.update((t) => {
+      const entry = t[key];
+      if (!entry) return t;
+      if (entry.client !== client) {
+        result = { ok: false, reason: 'wrong_client' };
+        return t;
+      }
+      if (entry.used) {
+        const { table, revoked } = dropFamily(t, entry.family);
+        result = { ok: false, reason: 'reused', revoked };
+        return table;
+      }
+      if (entry.exp <= nowS) {
+        result = { ok: false, reason: 'expired' };
+        delete t[key];
+        return t;
+      }
+      if (entry.kid !== kid) {
+        result = { ok: false, reason: 'rotated_key' };
+        delete t[key];
+        return t;
+      }
+      t[key] = { ...entry, used: true };
+      result = { ok: true, entry };
+      return t;
+    });
+    return result;
+  }
+
+  /** Ends the family of `token` if it belongs to `client`: the access tokens to revoke, or why not. */
+  async revokeFamilyOf(
+    token: string,
+    client: string,
+  ): Promise<{ jti: string; exp: number }[] | 'unknown' | 'foreign'> {
+    const entry = this.store.read()[digest(token)];
+    if (!entry) return 'unknown';
+    if (entry.client !== client) return 'foreign';
+    let revoked: { jti: string; exp: number }[] = [];
+    await this.store.update((t) => {
+      const r = dropFamily(t, entry.family);
+      revoked = r.revoked;
+      return r.table;
+    });
+    return revoked;
+  }
+
+  /** Ends a family (its authorization code was replayed); the access tokens to revoke. */
+  async revokeFamily(family: string): Promise<{ jti: string; exp: number }[]> {
+    if (!Object.values(this.store.read()).some((e) => e.family === family)) return [];
+    let revoked: { jti: string; exp: number }[] = [];
+    await this.store.update((t) => {
+      const r = dropFamily(t, family);
+      revoked = r.revoked;
+      return r.table;
+    });
+    return revoked;
+  }
+
+  /** Ends every refresh token of a removed client; the access tokens to revoke. */
+  async revokeClient(client: string): Promise<{ jti: string; exp: number }[]> {
+    const revoked: { jti: string; exp: number }[] = [];
+    if (!Object.values(this.store.read()).some((e) => e.client === client)) return revoked;
+    await this.store.update((t) => {
+      const out: RefreshTable = {};
+      for (const [k, e] of Object.entries(t)) {
+        if (e.client === client) revoked.push(e.access);
+        else out[k] = e;
+      }
+      return out;
+    });
+    return revoked;
+  }
+
+  async prune(): Promise<void> {
+    const nowS = this.now() / 1000;
+    if (Object.values(this.store.read()).every((e) => e.exp > nowS)) return;
+    await this.store.update((t) => this.live(t));
+  }
+
+  private live(t: RefreshTable): RefreshTable {
+    const nowS = this.now() / 1000;
+    const out: RefreshTable = {};
+    for (const [k, e] of Object.entries(t)) if (e.exp > nowS) out[k] = e;
+    return out;
+  }
+}
+
+function dropFamily(
+  t: RefreshTable,
+  family: string,
+): { table: RefreshTable; revoked: { jti: string; exp: number }[] } {
+  const table: RefreshTable = {};
+  const revoked: { jti: string; exp: number }[] = [];
+  for (const [k, e] of Object.entries(t)) {
+    if (e.family === family) revoked.push(e.access);
+    else table[k] = e;
+  }
+  return { table, revoked };
+}
+
+export function openRefreshTokenStore(path: string, now: () => number = Date.now): RefreshTokenStore {
+  return new RefreshTokenStore(
+    openJsonStore(path, tableSchema, () => ({})),
+    now,
+  );
+}

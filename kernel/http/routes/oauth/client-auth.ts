@@ -1,0 +1,106 @@
+import type { RegisteredClient } from '../../../clients/registry.ts';
+import type { KernelRuntime } from '../../../runtime.ts';
+import type { KernelContext } from '../../state.ts';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+export type ClientAuthResult =
+  | { ok: true; client: RegisteredClient; method: ClientAuthMethod }
+  | {
+      ok: false;
+      status: 400 | 401;
+      error: 'invalid_request' | 'invalid_client';
+      description: string;
+      /** Audit reason. */
+      reason: string;
+      /** The client named, when it is a configured one (for the audit record only). */
+      named?: string;
+      basic: boolean;
+    };
+
+/**
+ * Client authentication at the token endpoint (RFC 6749 section 2.3.1): HTTP Basic or client_id and
+ * client_secret in the body, never both. The secret is checked against the bcrypt hash.
+ */
+export async function authenticateClient(
+  ctx: KernelContext,
+  form: Map<string, string>,
+  rt: Pick<KernelRuntime, 'auth' | 'clients'>,
+): Promise<ClientAuthResult> {
+  const header = ctx.get('authorization');
+  const basic = /^basic /i.test(header);
+  const bodySecret = form.get('client_secret');
+  const bodyId = form.get('client_id');
+  const refuse = (
+    status: 400 | 401,
+    error: 'invalid_request' | 'invalid_client',
+    description: string,
+    reason: string,
+    named?: string,
+  ): ClientAuthResult => ({
+    ok: false,
+    status,
+    error,
+    description,
+    reason,
+    basic,
+    ...(named !== undefined && rt.clients.get(named) ? { named } : {}),
+  });
+
+  let id: string;
+  let secret: string;
+  let method: ClientAuthMethod;
+  if (basic) {
+    if (bodySecret !== undefined)
+      return refuse(
+        400,
+        'invalid_request',
+        'use one client authentication method, not two',
+        'two_auth_methods',
+      );
+    const decoded = decodeBasic(header.slice(6).trim());
+    if (!decoded) return refuse(401, 'invalid_client', 'malformed Basic credentials', 'malformed_basic');
+    [id, secret] = decoded;
+    if (bodyId !== undefined && bodyId !== id)
+      return refuse(
+        400,
+        'invalid_request',
+        'client_id differs from the authenticated client',
+        'client_id_mismatch',
+        id,
+      );
+    method = 'client_secret_basic';
+  } else if (header !== '') {
+    return refuse(401, 'invalid_client', 'unsupported authentication scheme', 'unsupported_scheme');
+  } else if (bodyId !== undefined && bodySecret !== undefined) {
+    [id, secret, method] = [bodyId, bodySecret, 'client_secret_post'];
+  } else {
+    return refuse(401, 'invalid_client', 'client authentication is required', 'missing_client_credentials');
+  }
+
+  const client = rt.clients.get(id);
+  const valid = await rt.auth.secrets.verify(secret, client?.secretHash);
+  if (!client || !valid)
+    return refuse(
+      401,
+      'invalid_client',
+      'client authentication failed',
+      client ? 'bad_client_secret' : 'unknown_client',
+      id,
+    );
+  return { ok: true, client, method };
+}
+
+/** RFC 6749 section 2.3.1: id and secret are form-urlencoded before being joined and base64-encoded. */
+function decodeBasic(b64: string): [string, string] | null {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(b64)) return null;
+  const text = Buffer.from(b64, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    const dec = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return [dec(text.slice(0, colon)), dec(text.slice(colon + 1))];
+  } catch {
+    return null;
+  }
+}

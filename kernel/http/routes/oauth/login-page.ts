@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { KernelContext } from '../../state.ts';
+
+/** Everything the login page shows; every value is escaped before it reaches the HTML. */
+export interface LoginView {
+  serverName: string;
+  clientName: string;
+  profile: string;
+  products: string[];
+  redirectUri: string;
+  scope: string;
+  csrf: string;
+  error?: string;
+}
+
+const STYLE = `
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f3f4f6;color:#111827;margin:0}
+main{max-width:30rem;margin:4rem auto;background:#fff;border-radius:.5rem;padding:2rem;box-shadow:0 1px 3px #0002}
+h1{font-size:1.25rem;margin:0 0 1rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0 0 1.5rem}
+dt{color:#6b7280}dd{margin:0;word-break:break-all}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #d1d5db;border-radius:.375rem;font:inherit}
+input[readonly]{background:#f9fafb}.actions{display:flex;gap:.75rem;margin-top:1.5rem}
+button{padding:.5rem 1rem;border-radius:.375rem;border:1px solid #d1d5db;font:inherit;cursor:pointer;background:#fff}
+button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}.error{background:#fef2f2;color:#991b1b;padding:.75rem;border-radius:.375rem}
+`;
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The page's Content-Security-Policy: nothing may load (the page is self-contained), the form may be
+ * posted only here, and, because browsers apply form-action to the redirect that answers the form,
+ * to the origin of this request's redirect URI.
+ */
+function csp(nonce: string, redirectUri?: string): string {
+  const targets = ["'self'"];
+  if (redirectUri) {
+    const source = cspSourceOf(redirectUri);
+    if (source) targets.push(source);
+  }
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `form-action ${targets.join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+function cspSourceOf(uri: string): string | null {
+  try {
+    const u = new URL(uri);
+    const source =
+      u.protocol === 'http:' || u.protocol === 'https:' ? `${u.protocol}//${u.host}` : u.protocol;
+    return /^[a-z][a-z0-9+.-]*:(\/\/[A-Za-z0-9.\-[\]:]+)?$/.test(source) ? source : null;
+  } catch {
+    return null;
+  }
+}
+
+function send(ctx: KernelContext, status: number, title: string, body: string, redirectUri?: string): void {
+  const nonce = randomBytes(16).toString('base64');
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Security-Policy', csp(nonce, redirectUri));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Pragma', 'no-cache');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  // same-origin, not no-referrer: with no-referrer browsers post the form with `Origin: null`, which the
+  // Host/Origin guard rightly refuses. Nothing leaks to other origins either way.
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body><main>${body}</main></body></html>
+`;
+}
+
+export function sendLoginPage(ctx: KernelContext, status: number, v: LoginView): void {
+  const e = escapeHtml;
+  const body = `<h1>Authorize ${e(v.clientName)}</h1>
+<p>An application is asking for access to <strong>${e(v.serverName)}</strong> as the client below.
+Enter that client's secret only if you started this sign-in yourself.</p>
+${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
+<dl>
+<dt>Client</dt><dd id="client-name">${e(v.clientName)}</dd>
+<dt>Profile</dt><dd>${e(v.profile)}</dd>
+<dt>Products</dt><dd>${e(v.products.join(', '))}</dd>
+<dt>Scope</dt><dd>${e(v.scope)}</dd>
+<dt>Redirect</dt><dd id="redirect-uri">${e(v.redirectUri)}</dd>
+</dl>
+<form method="post" action="authorize" autocomplete="off">
+<input type="hidden" name="csrf" value="${e(v.csrf)}">
+<label for="client_id">Client ID</label>
+<input id="client_id" name="client_id" value="${e(v.clientName)}" readonly>
+<label for="client_secret">Client secret</label>
+<input id="client_secret" name="client_secret" type="password" required autofocus>
+<div class="actions">
+<button class="primary" type="submit" name="decision" value="approve">Authorize</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+</div>
+</form>`;
+  send(ctx, status, `Authorize ${v.clientName}`, body, v.redirectUri);
+}
+
+/** An error the browser must show rather than redirect (unknown client, unregistered redirect URI...). */
+export function sendErrorPage(ctx: KernelContext, status: number, title: string, message: string): void {
+  send(
+    ctx,
+    status,
+    title,
+    `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>`,
+  );
+}
