@@ -12,6 +12,8 @@ export default tseslint.config(
       'backups/**',
       'reports/**',
       'state/**',
+      '.demo/**',
+      '.tmp/**',
     ],
   },
   js.configs.recommended,

@@ -1,4 +1,6 @@
 import type { AuditLog } from './audit/audit-log.ts';
+import type { AuthServices } from './auth/services.ts';
+import type { ClientRegistry } from './clients/registry.ts';
 import type { LoadedConfig } from './config/load.ts';
 import type { Config } from './config/schema.ts';
 import type { ServerKeys } from './keys/rsa-keys.ts';
@@ -7,6 +9,9 @@ import type { Metrics } from './metrics/metrics.ts';
 import type { StatePaths } from './paths.ts';
 import type { TlsMaterial } from './tls/certificate.ts';
 import type { WatchdogRunner } from './watchdogs/runner.ts';
+import type { Vault } from './vault/index.ts';
+import type { IntegrityChecker } from './integrity/index.ts';
+import type { LicenseGate } from './license/index.ts';
 
 export type LicenseState = 'VALID' | 'GRACE' | 'EXPIRED' | 'INVALID';
 
@@ -38,10 +43,20 @@ export interface KernelRuntime {
   tls: TlsMaterial;
   keys: ServerKeys;
   startedAt: Date;
+  /** The time source of every expiry decision (license, tokens, blacklist): injectable for tests. */
+  clock: () => number;
   license: LicenseStatus;
   /** Product modules currently loaded (plugin ids). */
   modules: string[];
   lastBackup: BackupStatus | null;
   /** The external base URL (issuer and resource), known once the server listens. */
   publicBaseUrl: string;
+  /** Clients configured by AUTH_CLIENTS (startup step 7). */
+  clients: ClientRegistry;
+  /** OAuth authorization server, token verification, revocation list and IP blacklist. */
+  auth: AuthServices;
+  /** Encrypted managed-node credentials and SSH host-key decisions, per client. */
+  vault: Vault;
+  integrity: IntegrityChecker;
+  licenseGate: LicenseGate;
 }

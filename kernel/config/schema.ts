@@ -44,7 +44,19 @@ export const configSchema = z
     AUDIT_FSYNC: flag.default(false),
     TRUSTED_PROXIES: list.default([]),
     AUTH_CLIENTS: z.string().default(''),
+    AUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.min(60).max(86_400).default(3600),
+    AUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.min(300).default(2_592_000),
+    AUTH_STARTUP_TOKEN_TTL_SECONDS: positiveInt.min(60).default(2_592_000),
+    AUTH_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
+    AUTH_BLACKLIST_THRESHOLD: positiveInt.default(10),
+    AUTH_BLACKLIST_WINDOW_SECONDS: positiveInt.default(300),
+    AUTH_BLACKLIST_DURATION_SECONDS: positiveInt.default(900),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+    INTEGRITY_MODE: z.enum(['enforce', 'warn']).default('enforce'),
+    INTEGRITY_CHECK_HOURS: positiveInt.max(8760).default(24),
+    LICENSE_CHECK_SECONDS: positiveInt.min(10).default(3600),
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    REPORT_MAX_BYTES: positiveInt.max(1_073_741_824).default(10_485_760),
   })
   .superRefine((cfg, ctx) => {
     const certSet = cfg.TLS_CERT_FILE !== '';

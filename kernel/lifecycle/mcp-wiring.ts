@@ -54,7 +54,8 @@ export async function loadModules(
     status: () => Record<string, unknown>;
     integrity: () => Promise<Record<string, unknown> | null>;
     integrityOk: () => boolean;
-    pluginsDir?: string;
+    /** Extra bundle folders beside the shipped plugins/ (tests). */
+    extraPluginDirs?: string[];
   },
 ): Promise<McpKernel> {
   const registry = new PluginRegistry();
@@ -76,7 +77,7 @@ export async function loadModules(
   });
   const dirs = { reports: rt.paths.reports, schemaCache: rt.paths.schemaCache };
   const load = await loadPlugins({
-    pluginsDir: opts.pluginsDir ?? join(PROJECT_ROOT, 'plugins'),
+    pluginsDirs: [join(PROJECT_ROOT, 'plugins'), ...(opts.extraPluginDirs ?? [])],
     registry,
     gate: opts.gate,
     log: rt.log,
@@ -97,6 +98,7 @@ export async function loadModules(
     log: rt.log,
     kernel: services,
     dirs,
+    vault: rt.vault,
   });
   const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
   registry.onChange((kind) => void sessions.notify(kind));

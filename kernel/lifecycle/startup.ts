@@ -2,8 +2,13 @@ import { mkdirSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { AuditLog } from '../audit/audit-log.ts';
+import { authHousekeepingWatchdog } from '../auth/housekeeping-watchdog.ts';
+import { createAuthServices } from '../auth/services.ts';
+import { writeStartupTokens } from '../clients/startup-tokens.ts';
+import { syncClients } from '../clients/sync.ts';
 import { loadConfig } from '../config/load.ts';
 import { buildApp, type RouteInstaller } from '../http/app.ts';
+import { authRoutes } from '../http/routes/oauth/index.ts';
 import { createHttpsServer, type HttpsServerHandle } from '../http/server.ts';
 import { ensureServerKeys } from '../keys/rsa-keys.ts';
 import { createAppLog } from '../logging/app-log.ts';
@@ -13,6 +18,12 @@ import { syncDefaultProfiles } from '../profiles/sync.ts';
 import type { KernelRuntime } from '../runtime.ts';
 import { ensureTlsCertificate } from '../tls/certificate.ts';
 import { WatchdogRunner } from '../watchdogs/runner.ts';
+import { Vault } from '../vault/index.ts';
+import { IntegrityChecker, type PublisherKey } from '../integrity/index.ts';
+import { LicenseGate } from '../license/index.ts';
+import { requireBearer } from '../http/middleware/bearer-auth.ts';
+import { loadModules, openProfiles, type McpKernel } from './mcp-wiring.ts';
+import type { ProfileStore } from '../rbac/profile-store.ts';
 import { tlsRenewalWatchdog } from '../tls/renewal-watchdog.ts';
 import { runStep, type StepReport } from './steps.ts';
 
@@ -20,10 +31,21 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra routes (OAuth, /status, /mcp) added by later parts of the kernel. */
   installers?: RouteInstaller[];
+  /** Time source for expiry decisions (tests move it forward); defaults to Date.now. */
+  clock?: () => number;
+  /** Extra plugin bundle folders beside plugins/ (tests). */
+  extraPluginDirs?: string[];
+  /**
+   * Publisher keys trusted in addition to those a valid signed manifest vouches for. Only code can pass
+   * this (tests that issue licenses in-process); no setting or file reaches it.
+   */
+  extraPublisherKeys?: PublisherKey[];
 }
 
 export interface RunningKernel {
   runtime: KernelRuntime;
+  /** Plugins, tool runner, MCP sessions. */
+  mcp: McpKernel;
   port: number;
   url: string;
   steps: StepReport[];
@@ -63,16 +85,43 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
 
   const metrics = new Metrics();
   const watchdogs = new WatchdogRunner(log, metrics);
+  // What a failed start must close again, newest first, so an in-process start never leaves handles open.
+  const cleanups: (() => Promise<void>)[] = [];
 
   try {
-    await runStep(log, steps, 3, 'rbac-profiles', () => {
+    let profiles!: ProfileStore;
+    await runStep(log, steps, 3, 'rbac-profiles', async () => {
       const r = syncDefaultProfiles(join(PROJECT_ROOT, 'profiles', '_default'), paths.profiles);
-      return { outcome: 'ok', detail: { copied: r.copied, kept: r.kept } };
+      const opened = await openProfiles({ paths, log });
+      profiles = opened.store;
+      cleanups.push(() => profiles.close());
+      return {
+        outcome: 'ok',
+        detail: { copied: r.copied, kept: r.kept, loaded: opened.loaded, rejected: opened.rejected },
+      };
     });
-    await runStep(log, steps, 4, 'integrity', () => ({
-      outcome: 'deferred',
-      detail: { reason: 'integrity manifest verification arrives with the plugin bundles (issue 4)' },
-    }));
+    const clock = opts.clock ?? Date.now;
+    const integrity = new IntegrityChecker({
+      root: PROJECT_ROOT,
+      mode: config.INTEGRITY_MODE,
+      audit,
+      log,
+      intervalHours: config.INTEGRITY_CHECK_HOURS,
+      clock,
+    });
+    await runStep(log, steps, 4, 'integrity', async () => {
+      const r = await integrity.check();
+      // The step ran whatever the verdict: a failed check is a CRITICAL record, and the server keeps going.
+      return {
+        outcome: 'ok',
+        detail: {
+          status: r.status,
+          mode: config.INTEGRITY_MODE,
+          filesChecked: r.filesChecked,
+          ms: r.durationMs,
+        },
+      };
+    });
     let tls!: KernelRuntime['tls'];
     await runStep(log, steps, 5, 'tls-certificate', () => {
       tls = ensureTlsCertificate(config, paths);
@@ -90,18 +139,61 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       keys = await ensureServerKeys(paths);
       return { outcome: 'ok', detail: { source: keys.source, kid: keys.kid } };
     });
-    await runStep(log, steps, 7, 'clients', () => ({
-      outcome: 'deferred',
-      detail: { reason: 'client synchronisation from AUTH_CLIENTS arrives with OAuth (issue 3)' },
-    }));
-    await runStep(log, steps, 8, 'license', () => ({
-      outcome: 'deferred',
-      detail: { reason: 'license verification arrives with the license gate (issue 4)' },
-    }));
-    await runStep(log, steps, 9, 'product-modules', () => ({
-      outcome: 'deferred',
-      detail: { reason: 'plugin bundles arrive with the MCP endpoint (issue 4)', loaded: [] },
-    }));
+    let auth!: KernelRuntime['auth'];
+    let clients!: KernelRuntime['clients'];
+    let vault!: Vault;
+    await runStep(log, steps, 7, 'clients', async () => {
+      auth = createAuthServices({
+        config,
+        paths,
+        keys,
+        audit,
+        metrics,
+        // The issuer is known once step 11 has the port; nothing signs or verifies a token before that.
+        publicBaseUrl: () => runtime.publicBaseUrl,
+        clock,
+      });
+      const sync = await syncClients({
+        authClients: config.AUTH_CLIENTS,
+        clientsDir: paths.clients,
+        profilesDir: paths.profiles,
+        auth,
+        log,
+      });
+      clients = sync.registry;
+      // After the sync, so clients purged at this start do not count as vault files without a master secret.
+      vault = Vault.open(paths, audit, log);
+      return {
+        outcome: 'ok',
+        detail: {
+          created: sync.created,
+          kept: sync.kept,
+          purged: sync.purged,
+          vault: vault.masterSecretSource,
+        },
+      };
+    });
+    const licenseGate = new LicenseGate({
+      path: join(paths.secrets, 'license.jwt'),
+      keys: () => [...integrity.trustedPublisherKeys(), ...(opts.extraPublisherKeys ?? [])],
+      audit,
+      log,
+      clock,
+      checkSeconds: config.LICENSE_CHECK_SECONDS,
+    });
+    let license!: KernelRuntime['license'];
+    await runStep(log, steps, 8, 'license', async () => {
+      license = await licenseGate.load();
+      return {
+        outcome: 'ok',
+        detail: {
+          state: license.state,
+          tier: license.tier,
+          expiresAt: license.expiresAt,
+          reason: license.reason,
+        },
+      };
+    });
 
     const runtime: KernelRuntime = {
       config,
@@ -114,21 +206,50 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       tls,
       keys,
       startedAt: new Date(),
-      license: {
-        state: 'INVALID',
-        tier: null,
-        expiresAt: null,
-        products: [],
-        reason: 'license verification not built yet',
-      },
+      clock,
+      license,
       modules: [],
       lastBackup: null,
       publicBaseUrl: config.PUBLIC_BASE_URL,
+      clients,
+      auth,
+      vault,
+      integrity,
+      licenseGate,
     };
+
+    let mcp!: McpKernel;
+    await runStep(log, steps, 9, 'product-modules', async () => {
+      cleanups.push(() => licenseGate.close());
+      mcp = await loadModules(runtime, profiles, {
+        gate: (id, folder) => integrity.bundleVerdict(id, folder),
+        settings: { chromiumPath: config.CHROMIUM_PATH, reportMaxBytes: config.REPORT_MAX_BYTES },
+        status: () => ({}),
+        integrity: async () => (await integrity.check()) as unknown as Record<string, unknown>,
+        integrityOk: () => integrity.last()?.status === 'valid',
+        ...(opts.extraPluginDirs ? { extraPluginDirs: opts.extraPluginDirs } : {}),
+      });
+      cleanups.push(() => mcp.close());
+      runtime.modules = mcp.registry.activeProductModules();
+      licenseGate.onChange((_prev, next) => {
+        runtime.license = next;
+        mcp.applyLicense(next);
+        runtime.modules = mcp.registry.activeProductModules();
+      });
+      // A publisher key that stops being vouched for (or starts) changes what the license is worth at once.
+      integrity.onReport(() => void licenseGate.load());
+      return {
+        outcome: 'ok',
+        detail: { registered: mcp.load.loaded, refused: mcp.load.refused, active: runtime.modules },
+      };
+    });
 
     let https!: HttpsServerHandle;
     await runStep(log, steps, 10, 'watchdogs', () => {
       watchdogs.register(tlsRenewalWatchdog(runtime, (m) => https.setCertificate(m)));
+      watchdogs.register(authHousekeepingWatchdog(auth));
+      watchdogs.register(integrity.watchdog());
+      watchdogs.register(licenseGate.watchdog());
       watchdogs.start();
       return { outcome: 'ok', detail: { watchdogs: watchdogs.states().map((s) => s.name) } };
     });
@@ -148,8 +269,15 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
         { config, audit, log, metrics },
       );
       port = await listen(https, config.SERVER_HOST, config.SERVER_PORT);
+      cleanups.push(() => https.close(0));
       runtime.publicBaseUrl = config.PUBLIC_BASE_URL || `https://${urlHost(config.SERVER_HOST)}:${port}`;
-      const callback = buildApp(runtime, port, opts.installers).callback();
+      // Step 7's startup tokens carry the issuer, so they are written now, before the first request.
+      await writeStartupTokens(clients, paths.clients, auth);
+      const callback = buildApp(runtime, port, [
+        authRoutes,
+        mcp.installer(requireBearer(runtime)),
+        ...(opts.installers ?? []),
+      ]).callback();
       handler = (req, res) => void callback(req, res);
       return { outcome: 'ok', detail: { host: config.SERVER_HOST, port, url: runtime.publicBaseUrl } };
     });
@@ -158,8 +286,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       event: 'SERVER',
       status: 'STARTUP_COMPLETE',
       version: PACKAGE_VERSION,
-      modules: [],
-      client_count: 0,
+      modules: mcp.registry.activeProductModules(),
+      client_count: runtime.clients.size,
       url: runtime.publicBaseUrl,
     });
     log.info({ url: runtime.publicBaseUrl, version: PACKAGE_VERSION }, 'server started');
@@ -167,6 +295,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     let stopping: Promise<void> | undefined;
     return {
       runtime,
+      mcp,
       port,
       url: runtime.publicBaseUrl,
       steps,
@@ -175,7 +304,10 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
           audit.write({ event: 'SERVER', status: 'SHUTDOWN_INITIATED', signal });
           log.info({ signal }, 'shutdown initiated');
           await watchdogs.stop();
+          await licenseGate.close();
+          await mcp.close();
           await https.close(config.SHUTDOWN_GRACE_MS);
+          await profiles.close();
           audit.write({ event: 'SERVER', status: 'SHUTDOWN_COMPLETE', signal });
           log.info({ signal }, 'shutdown complete');
           await audit.close();
@@ -186,6 +318,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     };
   } catch (err) {
     await watchdogs.stop();
+    for (const close of cleanups.reverse()) await close().catch(() => undefined);
     await audit.close();
     await appLog.close();
     throw err;

@@ -12,6 +12,7 @@ import type { PluginDirs, ToolContext } from '../sdk/define.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import type { CallerInfo, PluginAuditEntry, Product } from '../sdk/types.ts';
 import { errorResult, successResult, type ToolResult } from './tool-result.ts';
+import type { Vault } from '../vault/index.ts';
 
 export interface CallContext {
   caller: CallerInfo;
@@ -30,6 +31,7 @@ export interface RunnerDeps {
   log: AppLogger;
   kernel: KernelServices;
   dirs: PluginDirs;
+  vault: Vault;
 }
 
 type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
@@ -162,6 +164,7 @@ export class ToolRunner {
       kernel: this.deps.kernel,
       dirs: this.deps.dirs,
       shared: tool.plugin.shared,
+      vault: this.deps.vault.forClient(cc.caller.name, { ip: cc.ip }),
     };
   }
 }

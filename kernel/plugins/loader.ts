@@ -15,12 +15,13 @@ export interface LoadResult {
 }
 
 /**
- * Discovers every bundle folder in `pluginsDir`, checks it with the gate before importing any of its
+ * Discovers every bundle folder in `pluginsDirs`, checks it with the gate before importing any of its
  * code, checks the declaration (names, kernel range), orders bundles by their dependencies, runs each
  * setup and registers it. A refused bundle is logged with a clear line and never half-registered.
  */
 export async function loadPlugins(opts: {
-  pluginsDir: string;
+  /** Folders holding bundle folders: the shipped plugins/, and in tests a fixture folder too. */
+  pluginsDirs: string[];
   registry: PluginRegistry;
   gate: BundleGate;
   log: AppLogger;
@@ -34,8 +35,13 @@ export async function loadPlugins(opts: {
   };
 
   const declared: { folder: string; def: PluginDefinition }[] = [];
-  for (const folder of readdirSync(opts.pluginsDir).sort()) {
-    const dir = join(opts.pluginsDir, folder);
+  const folders = opts.pluginsDirs.flatMap((root) =>
+    readdirSync(root)
+      .sort()
+      .map((folder) => ({ root, folder })),
+  );
+  for (const { root, folder } of folders) {
+    const dir = join(root, folder);
     if (!statSync(dir).isDirectory() || folder.startsWith('.') || folder.startsWith('_')) continue;
     const entry = join(dir, 'index.ts');
     if (!existsSync(entry)) {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { KernelServices } from './kernel-services.ts';
+import type { ClientVault } from '../vault/index.ts';
 import type {
   CallerInfo,
   ContentBlock,
@@ -52,6 +53,8 @@ export interface ToolContext<S = unknown> {
   dirs: PluginDirs;
   /** What the plugin's setup returned (shared clients, caches, a browser...). */
   shared: S;
+  /** The caller's own credentials and host-key decisions; it audits CREDENTIAL and TRUSTED itself. */
+  vault: ClientVault;
 }
 
 export interface ToolDefinition<I extends ZodShape = ZodShape, S = unknown> {

@@ -58,6 +58,16 @@ export {
   PayloadTooLargeError,
   ExportUnavailableError,
 } from '../errors/index.ts';
+/** The caller's vault view, SSH host-key trust on first use, and its errors. */
+export {
+  hostVerifier,
+  HostKeyError,
+  sshFingerprint,
+  type ClientVault,
+  type CredentialEntry,
+  type CredentialSecret,
+  type TofuHostVerifier,
+} from '../vault/index.ts';
 /** Atomic file writes (temp, fsync, rename) for plugin state. */
 export { writeFileAtomic } from '../store/atomic-file.ts';
 /** Re-exported so plugins use the same zod instance as the kernel. */

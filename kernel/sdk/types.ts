@@ -52,8 +52,11 @@ export interface CallerInfo {
   products: Product[];
 }
 
-/** Audit categories a plugin may write itself (the kernel writes ACTIONS, AUTH, SERVER, TRANSPORT, RATE_LIMITED). */
-export type PluginAuditCategory = 'CREDENTIAL' | 'TRUSTED' | 'WRITTEN' | 'EXPORTED';
+/**
+ * Audit categories a plugin may write itself. The kernel writes ACTIONS, AUTH, SERVER, TRANSPORT and
+ * RATE_LIMITED; the vault writes CREDENTIAL and TRUSTED.
+ */
+export type PluginAuditCategory = 'WRITTEN' | 'EXPORTED';
 
 export interface PluginAuditEntry {
   event: PluginAuditCategory;

@@ -5,6 +5,9 @@ import { startKernel, type RunningKernel } from '../../kernel/lifecycle/startup.
 import { pinnedFetch } from './https-client.ts';
 import { seedServerKeys } from './keys.ts';
 import { tempStateDir } from './state-dir.ts';
+import { testVendor, writeTestLicense, type TestLicense } from './license.ts';
+
+export const FIXTURE_PLUGINS = join(import.meta.dirname, '..', 'fixtures', 'plugins');
 
 export interface TestKernel {
   kernel: RunningKernel;
@@ -27,20 +30,35 @@ export async function startTestKernel(
     installers?: RouteInstaller[];
     stateDir?: string;
     seedKeys?: boolean;
+    /** Add the kernel test fixture plugins (test-product, test-common). */
+    fixturePlugins?: boolean;
+    clock?: () => number;
+    /** Write a license signed by the test vendor and trust that vendor. */
+    license?: TestLicense;
   } = {},
 ): Promise<TestKernel> {
   const temp = opts.stateDir ? undefined : tempStateDir();
   const stateDir = opts.stateDir ?? (temp as { dir: string }).dir;
   if (opts.seedKeys !== false) seedServerKeys(stateDir);
+  if (opts.license) await writeTestLicense(stateDir, opts.license);
   const env: NodeJS.ProcessEnv = {
     STATE_DIR: stateDir,
     SERVER_HOST: '127.0.0.1',
     SERVER_PORT: '0',
     LOGGING_CONSOLE_ENABLED: '0',
     ENV_FILE: '',
+    // A development checkout is unsigned: load its bundles, still reporting the check (the demo and the
+    // integrity tests exercise enforce mode on a signed tree).
+    INTEGRITY_MODE: 'warn',
     ...opts.env,
   };
-  const kernel = await startKernel({ env, ...(opts.installers ? { installers: opts.installers } : {}) });
+  const kernel = await startKernel({
+    env,
+    ...(opts.installers ? { installers: opts.installers } : {}),
+    ...(opts.fixturePlugins ? { extraPluginDirs: [FIXTURE_PLUGINS] } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    extraPublisherKeys: [testVendor().publisherKey],
+  });
   const certPem = readFileSync(join(stateDir, 'secrets', 'tls_cert.pem'), 'utf8');
   const fetch = pinnedFetch(certPem);
   return {

@@ -9,7 +9,7 @@ import type { KernelServices } from '../../kernel/sdk/kernel-services.ts';
 export async function loadShippedPlugins(): Promise<PluginRegistry> {
   const registry = new PluginRegistry();
   const result = await loadPlugins({
-    pluginsDir: join(PROJECT_ROOT, 'plugins'),
+    pluginsDirs: [join(PROJECT_ROOT, 'plugins')],
     registry,
     gate: () => ({ ok: true }),
     log: bunyan.createLogger({ name: 'test', streams: [] }),

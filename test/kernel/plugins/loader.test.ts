@@ -41,7 +41,7 @@ describe('plugin loader', () => {
     bundle(dir, 'dep', plugin('dep', `requires: ['good']`));
     const registry = new PluginRegistry();
     const r = await loadPlugins({
-      pluginsDir: dir,
+      pluginsDirs: [dir],
       registry,
       gate: (id) => (id === 'tampered' ? { ok: false, reason: 'modified: index.ts' } : { ok: true }),
       log: bunyan.createLogger({ name: 't', streams: [] }),

@@ -1,0 +1,124 @@
+// `npm run demo`: the lab of simulated nodes and a server wired to it, signed and licensed by a
+// throw-away demo vendor. Prints how to connect an MCP client; writes STATE_DIR/demo.json.
+// Settings: STATE_DIR (default .demo/state), DEMO_DIR (default .demo), SERVER_PORT (default 8443),
+// LAB_PROFILE (weak | hardened). Stops cleanly on Ctrl-C / SIGTERM.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startLab } from '../lab/index.ts';
+import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
+import { seedVault } from '../lab/demo/seed-vault.ts';
+import { startServerProcess } from '../lab/demo/server-process.ts';
+import { PROJECT_ROOT } from '../kernel/paths.ts';
+
+const DEMO_CLIENTS = [
+  { name: 'demo-admin', profile: 'admin' },
+  { name: 'demo-operator', profile: 'operator' },
+  { name: 'demo-auditor', profile: 'auditor' },
+];
+
+const step = (n: number, total: number, what: string): void => {
+  process.stdout.write(`[${n}/${total}] ${what}\n`);
+};
+
+async function main(): Promise<void> {
+  const demoDir = resolve(process.env.DEMO_DIR || join(PROJECT_ROOT, '.demo'));
+  const stateDir = resolve(process.env.STATE_DIR || join(demoDir, 'state'));
+  const port = process.env.SERVER_PORT || '8443';
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+
+  step(1, 4, 'signing a demo install and issuing a demo license');
+  const install = await prepareSignedInstall({ projectRoot: PROJECT_ROOT, demoDir, stateDir });
+
+  step(2, 4, 'starting the lab (CUCM, IM&P, Unity Connection, phones, VOS CLI)');
+  const profile = process.env.LAB_PROFILE === 'hardened' ? 'hardened' : 'weak';
+  const lab = await startLab({ stateDir: join(demoDir, 'lab'), profile });
+  writeFileSync(
+    process.env.LAB_INFO || join(stateDir, 'lab-info.json'),
+    `${JSON.stringify(lab.info, null, 2)}\n`,
+  );
+
+  step(3, 4, 'storing the lab credentials for the demo clients');
+  const stored = await seedVault(
+    stateDir,
+    DEMO_CLIENTS.map((c) => c.name),
+    lab.info,
+  );
+
+  step(4, 4, `starting the server (${install.files} signed files, enforce mode)`);
+  const server = startServerProcess(install.installDir, {
+    ...process.env,
+    STATE_DIR: stateDir,
+    ENV_FILE: '',
+    SERVER_PORT: port,
+    INTEGRITY_MODE: 'enforce',
+    AUTH_CLIENTS: DEMO_CLIENTS.map((c) => `${c.name}:${c.profile}:cucm+imp+cuc`).join(','),
+    LOGGING_CONSOLE_ENABLED: '0',
+  });
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    server.child.kill('SIGTERM');
+    await new Promise((r) => (server.child.exitCode !== null ? r(null) : server.child.once('exit', r)));
+    await lab.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  let url: string;
+  try {
+    url = await server.url;
+  } catch (err) {
+    await lab.stop();
+    throw err;
+  }
+  server.child.on('exit', (code) => {
+    if (stopping) return;
+    process.stderr.write(`the server stopped unexpectedly (code ${code})\n`);
+    void lab.stop().then(() => process.exit(1));
+  });
+
+  const cert = join(stateDir, 'secrets', 'tls_cert.pem');
+  const clients = DEMO_CLIENTS.map((c) => ({
+    ...c,
+    products: ['cucm', 'imp', 'cuc'],
+    token_file: join(stateDir, 'clients', c.name, 'secrets', '.token'),
+  }));
+  const demo = {
+    server: { url, mcp: `${url}/mcp`, tls_certificate: cert },
+    clients,
+    credentials_stored: stored,
+    lab: lab.info,
+  };
+  writeFileSync(join(stateDir, 'demo.json'), `${JSON.stringify(demo, null, 2)}\n`);
+
+  const admin = clients[0]?.token_file ?? '';
+  process.stdout.write(`
+uc-mcp-server demo is running.
+
+  MCP endpoint   ${url}/mcp
+  Certificate    ${cert}   (self-signed: trust it with NODE_EXTRA_CA_CERTS)
+  Clients        ${clients.map((c) => `${c.name} (${c.profile})`).join(', ')}
+  Tokens         ${join(stateDir, 'clients', '<name>', 'secrets', '.token')}
+  Lab            ${lab.info.nodes
+    .filter((n) => n.product !== 'phone')
+    .map((n) => `${n.name} ${n.address}`)
+    .join(', ')} and ${lab.info.nodes.filter((n) => n.product === 'phone').length} phones (${profile} profile)
+  Details        ${join(stateDir, 'demo.json')}
+
+Connect Claude Code (start claude with the certificate trusted: export NODE_EXTRA_CA_CERTS=${cert}):
+  claude mcp add --transport http uc-mcp ${url}/mcp --header "Authorization: Bearer $(cat ${admin})"
+
+Connect the MCP Inspector:
+  NODE_EXTRA_CA_CERTS=${cert} npx @modelcontextprotocol/inspector
+  then choose "Streamable HTTP", URL ${url}/mcp, and add the header Authorization: Bearer <token>
+
+Then call infra_init_session first. Ctrl-C stops the server and the lab.
+`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`demo failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});
