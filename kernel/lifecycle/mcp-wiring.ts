@@ -11,6 +11,7 @@ import { loadPlugins, type BundleGate, type LoadResult } from '../plugins/loader
 import { PluginRegistry } from '../plugins/registry.ts';
 import { ProfileStore } from '../rbac/profile-store.ts';
 import { RateLimiter } from '../rbac/rate-limiter.ts';
+import { NO_NARROWING, type Narrowing } from '../rbac/policy.ts';
 import type { KernelRuntime, LicenseStatus } from '../runtime.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import type { PluginSettings } from '../sdk/define.ts';
@@ -61,6 +62,7 @@ export async function loadModules(
   const registry = new PluginRegistry();
   const limiter = new RateLimiter(new MemorySlidingWindowStore(), rt.clock);
   const profile = (name: string) => profiles.get(name);
+  const narrowing = (client: string): Narrowing => rt.clients.get(client)?.narrowing ?? NO_NARROWING;
   const services = createKernelServices({
     serverName: rt.config.SERVER_NAME,
     version: PACKAGE_VERSION,
@@ -68,6 +70,7 @@ export async function loadModules(
     clock: rt.clock,
     registry,
     profile,
+    narrowing,
     limiter,
     metrics: rt.metrics,
     license: () => rt.license,
@@ -91,6 +94,7 @@ export async function loadModules(
   const runner = new ToolRunner({
     registry,
     profile,
+    narrowing,
     limiter,
     license: () => rt.license,
     audit: rt.audit,

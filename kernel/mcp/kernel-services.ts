@@ -1,7 +1,7 @@
 import { NotFoundError, ProfilePermissionError, BadRequestError } from '../errors/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PluginRegistry, RegisteredPrompt, RegisteredResource } from '../plugins/registry.ts';
-import { effectiveProducts, rateWindow, toolPermitted } from '../rbac/policy.ts';
+import { effectiveProducts, rateWindow, toolPermitted, type Narrowing } from '../rbac/policy.ts';
 import type { Profile } from '../rbac/profile-schema.ts';
 import type { RateLimiter } from '../rbac/rate-limiter.ts';
 import type { LicenseStatus } from '../runtime.ts';
@@ -21,6 +21,7 @@ export interface KernelServicesDeps {
   clock: () => number;
   registry: PluginRegistry;
   profile: (name: string) => Profile | undefined;
+  narrowing: (client: string) => Narrowing;
   limiter: RateLimiter;
   metrics: Metrics;
   license: () => LicenseStatus;
@@ -125,7 +126,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
       for (const m of modules) {
         rateLimits[m] = {};
         for (const s of SERVICES[m]) {
-          const w = rateWindow(profile, m, s);
+          const w = rateWindow(profile, m, s, d.narrowing(caller.name));
           (rateLimits[m] as Record<string, unknown>)[s] = {
             ...w,
             remaining: d.limiter.remaining(caller.name, m, s, w),
@@ -147,6 +148,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
             .sort(),
         },
         allowlists: profile.allowlists,
+        allowlistNarrowing: d.narrowing(caller.name).allowlists,
         rateLimits,
       };
     },

@@ -4,7 +4,13 @@ import { BadRequestError, LicenseError, NotFoundError, ProfilePermissionError } 
 import type { AppLogger } from '../logging/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PluginRegistry, RegisteredTool } from '../plugins/registry.ts';
-import { assertAllowlisted, effectiveProducts, rateWindow, toolPermitted } from '../rbac/policy.ts';
+import {
+  assertAllowlisted,
+  effectiveProducts,
+  rateWindow,
+  toolPermitted,
+  type Narrowing,
+} from '../rbac/policy.ts';
 import type { Profile } from '../rbac/profile-schema.ts';
 import type { RateLimiter } from '../rbac/rate-limiter.ts';
 import type { LicenseStatus } from '../runtime.ts';
@@ -24,6 +30,8 @@ export interface CallContext {
 export interface RunnerDeps {
   registry: PluginRegistry;
   profile: (name: string) => Profile | undefined;
+  /** The client's own restrictions on top of its profile. */
+  narrowing: (client: string) => Narrowing;
   limiter: RateLimiter;
   license: () => LicenseStatus;
   audit: AuditLog;
@@ -117,12 +125,13 @@ export class ToolRunner {
     if (!parsed.success) throw new BadRequestError(`invalid arguments: ${describeIssues(parsed.error)}`);
     const input = parsed.data as Record<string, unknown>;
     const access = tool.def.access;
-    if ('allowlist' in access) assertAllowlisted(profile, access.allowlist, access.subject(input));
+    if ('allowlist' in access)
+      assertAllowlisted(profile, access.allowlist, access.subject(input), this.deps.narrowing(caller.name));
     return { profile, input };
   }
 
   private rateLimit(tool: RegisteredTool, profile: Profile, cc: CallContext): void {
-    const window = rateWindow(profile, tool.module, tool.def.service);
+    const window = rateWindow(profile, tool.module, tool.def.service, this.deps.narrowing(cc.caller.name));
     try {
       this.deps.limiter.take(cc.caller.name, tool.module, tool.def.service, window);
     } catch (err) {

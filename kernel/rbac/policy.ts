@@ -1,12 +1,28 @@
 import { ProfilePermissionError } from '../errors/index.ts';
 import type { AllowlistService, Module, Product, Service } from '../sdk/types.ts';
-import { allowedBy, globToRegExp } from './glob.ts';
+import { allowedBy, globToRegExp, matchesAny } from './glob.ts';
 import type { CupiRule, Profile } from './profile-schema.ts';
 
 export interface RateWindow {
   limit: number;
   windowSeconds: number;
 }
+
+type CupiPattern = { methods: string[]; path: string };
+
+/**
+ * A client's own restrictions on top of its profile (clients/<name>/client.json). Narrowing never
+ * widens: a subject must pass the profile and the client's allow list, either deny list refuses it, and
+ * the lower of the two rates applies.
+ */
+export interface Narrowing {
+  allowlists: Partial<
+    Record<AllowlistService, { allow?: (string | CupiPattern)[]; deny?: (string | CupiPattern)[] }>
+  >;
+  rateLimits: Partial<Record<string, Partial<Record<string, RateWindow>>>>;
+}
+
+export const NO_NARROWING: Narrowing = { allowlists: {}, rateLimits: {} };
 
 /** Used when a profile names no limit for a module and service: generous, but never unlimited. */
 export const FALLBACK_RATE: RateWindow = { limit: 300, windowSeconds: 60 };
@@ -21,25 +37,58 @@ export function toolPermitted(profile: Profile, toolName: string): boolean {
 }
 
 /** Throws ProfilePermissionError unless the subject (operation, command, "METHOD /path") is allowlisted. */
-export function assertAllowlisted(profile: Profile, service: AllowlistService, subject: string): void {
-  if (!allowlisted(profile, service, subject)) {
+export function assertAllowlisted(
+  profile: Profile,
+  service: AllowlistService,
+  subject: string,
+  narrowing: Narrowing = NO_NARROWING,
+): void {
+  if (!allowlisted(profile, service, subject, narrowing)) {
     throw new ProfilePermissionError(
       `profile ${profile.name} does not allow ${service.toUpperCase()} ${subject}`,
     );
   }
 }
 
-export function allowlisted(profile: Profile, service: AllowlistService, subject: string): boolean {
-  if (service !== 'cupi') return allowedBy(subject, profile.allowlists[service]);
+const strings = (xs: (string | CupiPattern)[] | undefined): string[] =>
+  (xs ?? []).filter((x): x is string => typeof x === 'string');
+
+export function allowlisted(
+  profile: Profile,
+  service: AllowlistService,
+  subject: string,
+  narrowing: Narrowing = NO_NARROWING,
+): boolean {
+  const n = narrowing.allowlists[service];
+  if (service !== 'cupi') {
+    if (!allowedBy(subject, profile.allowlists[service])) return false;
+    if (!n) return true;
+    if (n.allow !== undefined && !matchesAny(subject, strings(n.allow))) return false;
+    return !matchesAny(subject, strings(n.deny));
+  }
   const space = subject.indexOf(' ');
   const method = subject.slice(0, space);
   const path = subject.slice(space + 1);
-  const hit = (r: CupiRule): boolean =>
-    r.methods.includes(method as CupiRule['methods'][number]) && globToRegExp(r.path).test(path);
-  return profile.allowlists.cupi.allow.some(hit) && !profile.allowlists.cupi.deny.some(hit);
+  const hit = (r: CupiRule | CupiPattern | string): boolean =>
+    typeof r === 'string'
+      ? globToRegExp(r).test(path)
+      : r.methods.includes(method as CupiRule['methods'][number]) && globToRegExp(r.path).test(path);
+  if (!profile.allowlists.cupi.allow.some(hit) || profile.allowlists.cupi.deny.some(hit)) return false;
+  if (!n) return true;
+  if (n.allow !== undefined && !n.allow.some(hit)) return false;
+  return !(n.deny ?? []).some(hit);
 }
 
-export function rateWindow(profile: Profile, module: Module, service: Service): RateWindow {
+export function rateWindow(
+  profile: Profile,
+  module: Module,
+  service: Service,
+  narrowing: Narrowing = NO_NARROWING,
+): RateWindow {
   const forModule = profile.rateLimits[module];
-  return forModule?.[service] ?? forModule?.default ?? FALLBACK_RATE;
+  const fromProfile = forModule?.[service] ?? forModule?.default ?? FALLBACK_RATE;
+  const fromClient = narrowing.rateLimits[module]?.[service];
+  if (!fromClient) return fromProfile;
+  const lower = fromClient.limit / fromClient.windowSeconds < fromProfile.limit / fromProfile.windowSeconds;
+  return lower ? fromClient : fromProfile;
 }

@@ -37,6 +37,8 @@ export interface PermissionMatrix {
   products: Product[];
   tools: { allowed: string[]; denied: string[] };
   allowlists: Record<string, unknown>;
+  /** The client's own restrictions on top of the profile's allowlists (both must allow). */
+  allowlistNarrowing: Record<string, unknown>;
   rateLimits: Record<string, Record<string, { limit: number; windowSeconds: number }>>;
 }
 

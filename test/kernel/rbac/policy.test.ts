@@ -10,6 +10,7 @@ import {
   rateWindow,
   toolPermitted,
   FALLBACK_RATE,
+  type Narrowing,
 } from '../../../kernel/rbac/policy.ts';
 import { profileSchema, type Profile } from '../../../kernel/rbac/profile-schema.ts';
 
@@ -104,5 +105,44 @@ describe('RBAC policy', () => {
       }).success,
       false,
     );
+  });
+});
+
+describe('per-client narrowing', () => {
+  const admin = load('admin');
+
+  it('a subject must pass the profile and the client allow list; denies add up; it never widens', () => {
+    const n: Narrowing = {
+      allowlists: { axl: { allow: ['get*', 'executeSQLUpdate'], deny: ['getUser'] } },
+      rateLimits: {},
+    };
+    assert.ok(allowlisted(admin, 'axl', 'getPhone', n));
+    assert.ok(!allowlisted(admin, 'axl', 'addPhone', n), 'outside the client allow list');
+    assert.ok(!allowlisted(admin, 'axl', 'getUser', n), 'client deny');
+    const auditor = load('auditor');
+    assert.ok(
+      !allowlisted(auditor, 'axl', 'executeSQLUpdate', n),
+      'the client list cannot widen the profile',
+    );
+    const cupi: Narrowing = {
+      allowlists: { cupi: { allow: [{ methods: ['GET'], path: '/vmrest/users*' }] } },
+      rateLimits: {},
+    };
+    assert.ok(allowlisted(admin, 'cupi', 'GET /vmrest/users/1', cupi));
+    assert.ok(!allowlisted(admin, 'cupi', 'DELETE /vmrest/users/1', cupi));
+    assert.ok(!allowlisted(admin, 'cupi', 'GET /vmrest/handlers', cupi));
+  });
+
+  it('the lower of the two rates applies', () => {
+    const slower: Narrowing = {
+      allowlists: {},
+      rateLimits: { cucm: { axl: { limit: 10, windowSeconds: 60 } } },
+    };
+    assert.deepEqual(rateWindow(admin, 'cucm', 'axl', slower), { limit: 10, windowSeconds: 60 });
+    const faster: Narrowing = {
+      allowlists: {},
+      rateLimits: { cucm: { axl: { limit: 10_000, windowSeconds: 60 } } },
+    };
+    assert.deepEqual(rateWindow(admin, 'cucm', 'axl', faster), rateWindow(admin, 'cucm', 'axl'));
   });
 });
