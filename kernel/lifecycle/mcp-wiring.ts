@@ -52,7 +52,7 @@ export async function loadModules(
   opts: {
     gate: BundleGate;
     settings: PluginSettings;
-    status: () => Record<string, unknown>;
+    status: () => Promise<Record<string, unknown>>;
     integrity: () => Promise<Record<string, unknown> | null>;
     integrityOk: () => boolean;
     /** Extra bundle folders beside the shipped plugins/ (tests). */

@@ -21,6 +21,7 @@ import { WatchdogRunner } from '../watchdogs/runner.ts';
 import { Vault } from '../vault/index.ts';
 import { IntegrityChecker, type PublisherKey } from '../integrity/index.ts';
 import { LicenseGate } from '../license/index.ts';
+import { fullStatusReport } from '../status/report.ts';
 import { requireBearer } from '../http/middleware/bearer-auth.ts';
 import { loadModules, openProfiles, type McpKernel } from './mcp-wiring.ts';
 import type { ProfileStore } from '../rbac/profile-store.ts';
@@ -224,7 +225,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       mcp = await loadModules(runtime, profiles, {
         gate: (id, folder) => integrity.bundleVerdict(id, folder),
         settings: { chromiumPath: config.CHROMIUM_PATH, reportMaxBytes: config.REPORT_MAX_BYTES },
-        status: () => ({}),
+        status: () => fullStatusReport(runtime),
         integrity: async () => (await integrity.check()) as unknown as Record<string, unknown>,
         integrityOk: () => integrity.last()?.status === 'valid',
         ...(opts.extraPluginDirs ? { extraPluginDirs: opts.extraPluginDirs } : {}),

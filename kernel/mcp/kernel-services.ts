@@ -25,7 +25,7 @@ export interface KernelServicesDeps {
   limiter: RateLimiter;
   metrics: Metrics;
   license: () => LicenseStatus;
-  status: () => Record<string, unknown>;
+  status: () => Promise<Record<string, unknown>>;
   integrity: () => Promise<Record<string, unknown> | null>;
   integrityOk: () => boolean;
 }

@@ -53,7 +53,7 @@ export interface KernelServices {
   now(): number;
   catalogue(caller: CallerInfo): { tools: CatalogueTool[]; prompts: CataloguePrompt[]; docs: CatalogueDoc[] };
   permissions(caller: CallerInfo): PermissionMatrix;
-  status(): Record<string, unknown>;
+  status(): Promise<Record<string, unknown>>;
   health(): {
     status: 'ok' | 'degraded';
     ready: boolean;

@@ -32,13 +32,14 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   fsyncDir(dir);
 }
 
-function fsyncDir(dir: string): void {
+/** fsync a directory so a rename or link in it is durable; a filesystem that refuses is tolerated. */
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');
     fsyncSync(fd);
   } catch {
-    // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
+    // Some filesystems refuse fsync on a directory; the rename or link itself is still atomic there.
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import { StartupError } from '../errors/index.ts';
+import { fsyncDir } from '../store/atomic-file.ts';
 import type { StatePaths } from '../paths.ts';
 import { CREDENTIALS_FILE, KNOWN_HOSTS_FILE, vaultDir } from './vault-paths.ts';
 
@@ -104,18 +105,6 @@ function createExclusive(path: string, data: Buffer): boolean {
   }
   fsyncDir(dir);
   return true;
-}
-
-function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some filesystems refuse fsync on a directory; link(2) is still atomic there.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 // A restore or a copy can widen the mode; the secret must stay readable by the server's user only.

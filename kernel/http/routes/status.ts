@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { PACKAGE_VERSION } from '../../paths.ts';
+import { statusReport } from '../../status/report.ts';
 import type { KernelRuntime } from '../../runtime.ts';
 import { requireBearer } from '../middleware/bearer-auth.ts';
 import { routeLabel } from '../middleware/route-label.ts';
@@ -9,27 +9,6 @@ import type { KernelState } from '../state.ts';
 export function statusRoutes(router: Router<KernelState>, rt: KernelRuntime): void {
   router.get('/status', routeLabel('/status'), ...requireBearer(rt), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const last = rt.lastBackup;
-    ctx.body = {
-      server: {
-        name: rt.config.SERVER_NAME,
-        version: PACKAGE_VERSION,
-        uptime_seconds: Math.floor((Date.now() - rt.startedAt.getTime()) / 1000),
-        started_at: rt.startedAt.toISOString(),
-      },
-      license: {
-        state: rt.license.state,
-        tier: rt.license.tier,
-        expires_at: rt.license.expiresAt,
-        products: rt.license.products,
-        reason: rt.license.reason,
-      },
-      backup: last
-        ? { last: { timestamp: last.timestamp, filename: last.filename } }
-        : { last: null, message: 'no backup yet' },
-      security: { blacklisted_ips: rt.auth.blacklist.activeCount() },
-      modules: rt.modules,
-      clients: { active: rt.clients.size },
-    };
+    ctx.body = statusReport(rt);
   });
 }

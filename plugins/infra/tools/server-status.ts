@@ -16,7 +16,7 @@ export default defineTool({
   access: { minProfile: 'auditor' },
   service: 'default',
   async handler(input, ctx) {
-    const status = ctx.kernel.status();
+    const status = await ctx.kernel.status();
     if (input.check_integrity)
       status.integrity = (await ctx.kernel.checkIntegrity()) ?? { status: 'unavailable' };
     return structuredReply(status);

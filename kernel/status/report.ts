@@ -1,0 +1,95 @@
+import { PACKAGE_VERSION } from '../paths.ts';
+import type { KernelRuntime } from '../runtime.ts';
+
+/** The GET /status body: every field its real current value (functional spec, HTTP endpoints). */
+export function statusReport(rt: KernelRuntime): Record<string, unknown> {
+  const last = rt.lastBackup;
+  return {
+    server: {
+      name: rt.config.SERVER_NAME,
+      version: PACKAGE_VERSION,
+      uptime_seconds: Math.floor((Date.now() - rt.startedAt.getTime()) / 1000),
+      started_at: rt.startedAt.toISOString(),
+    },
+    license: {
+      state: rt.license.state,
+      tier: rt.license.tier,
+      expires_at: rt.license.expiresAt,
+      products: rt.license.products,
+      reason: rt.license.reason,
+    },
+    backup: last
+      ? { last: { timestamp: last.timestamp, filename: last.filename } }
+      : { last: null, message: 'no backup yet' },
+    security: { blacklisted_ips: rt.auth.blacklist.activeCount() },
+    modules: rt.modules,
+    clients: { active: rt.clients.size },
+  };
+}
+
+/** Sums a counter's values by one label. */
+async function sumBy(
+  counter: { get(): Promise<{ values: { value: number; labels: Record<string, unknown> }[] }> },
+  label?: string,
+) {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const v of (await counter.get()).values) {
+    total += v.value;
+    if (label) {
+      const key = String(v.labels[label] ?? 'unknown');
+      out[key] = (out[key] ?? 0) + v.value;
+    }
+  }
+  return { total, ...(label ? { by: out } : {}) };
+}
+
+/**
+ * infra_server_status: the /status report plus per-category request counters and the security posture
+ * (TLS, OAuth, integrity), all read from the live runtime and metrics.
+ */
+export async function fullStatusReport(rt: KernelRuntime): Promise<Record<string, unknown>> {
+  const base = statusReport(rt);
+  const m = rt.metrics;
+  const urls = rt.auth.urls();
+  const integrity = rt.integrity.last();
+  return {
+    ...base,
+    requests: {
+      tool_calls: await sumBy(m.toolCalls, 'status'),
+      http: await sumBy(m.httpRequests, 'status'),
+      auth_failures: await sumBy(m.authFailures),
+      rate_limited: await sumBy(m.rateLimited, 'service'),
+      transport_rejections: await sumBy(m.transportRejections, 'reason'),
+    },
+    security: {
+      ...(base.security as Record<string, unknown>),
+      tls: {
+        min_version: 'TLSv1.2',
+        max_version: 'TLSv1.3',
+        certificate: {
+          source: rt.tls.source,
+          self_signed: rt.tls.selfSigned,
+          not_before: rt.tls.notBefore.toISOString(),
+          not_after: rt.tls.notAfter.toISOString(),
+          fingerprint256: rt.tls.fingerprint256,
+        },
+      },
+      oauth: {
+        issuer: urls.issuer,
+        resource: urls.resource,
+        grant_types: ['authorization_code', 'client_credentials', 'refresh_token'],
+        pkce: 'S256',
+        access_token_ttl_seconds: rt.config.AUTH_ACCESS_TOKEN_TTL_SECONDS,
+      },
+      integrity: integrity
+        ? {
+            status: integrity.status,
+            mode: rt.config.INTEGRITY_MODE,
+            checked_at: integrity.checkedAt,
+            files_flagged: integrity.files.length,
+          }
+        : { status: 'not yet checked', mode: rt.config.INTEGRITY_MODE },
+    },
+  };
+}
