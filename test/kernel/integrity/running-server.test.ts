@@ -1,16 +1,30 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../../kernel/paths.ts';
 import { stageSignedTree } from '../../../kernel/vendor/stage.ts';
+import { signBundle } from '../../../kernel/vendor/bundle.ts';
 import { pinnedFetch } from '../../helpers/https-client.ts';
 import { seedServerKeys } from '../../helpers/keys.ts';
 import { testVendor, writeTestLicense } from '../../helpers/license.ts';
 import { connectMcp, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import type { TestKernel } from '../../helpers/kernel.ts';
+
+function extraBundle(id: string): string {
+  const name = id.replace(/-/g, '_');
+  return `import { definePlugin, defineTool, structuredReply } from '../../kernel/sdk/index.ts';
+export default definePlugin({
+  id: '${id}', version: '1.0.0', kernel: '^1', product: null, module: 'common', requires: [],
+  tools: [defineTool({ name: '${name}_hello', title: 'hello', description: 'A vendor tool.', input: {},
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    access: { minProfile: 'auditor' }, service: 'default', handler: async () => structuredReply({ hello: '${id}' }) })],
+  prompts: [], resources: [],
+});
+`;
+}
 
 // The real mechanism end to end: a signed install (staged copy of this tree, signed by a throw-away
 // vendor), run as its own process in enforce mode, then one byte of a shipped plugin file changed.
@@ -30,6 +44,24 @@ describe('integrity of a running, signed install', () => {
       privateKey: v.privateKey,
       publisher: v.publisher,
     });
+    // A vendor's extra bundles, dropped into plugins/ without re-signing the main manifest: one signed by
+    // the trusted publisher, one unsigned, one signed and then tampered with.
+    for (const id of ['vendor-extra', 'rogue', 'tampered-extra']) {
+      mkdirSync(join(stage, 'plugins', id), { recursive: true });
+      writeFileSync(join(stage, 'plugins', id, 'index.ts'), extraBundle(id));
+    }
+    for (const id of ['vendor-extra', 'tampered-extra']) {
+      await signBundle({
+        dir: join(stage, 'plugins', id),
+        privateKey: v.privateKey,
+        publisher: v.publisher,
+        version: '1.0.0',
+      });
+    }
+    writeFileSync(
+      join(stage, 'plugins', 'tampered-extra', 'index.ts'),
+      extraBundle('tampered-extra').replace('hello:', 'evil:'),
+    );
     seedServerKeys(state);
     await writeTestLicense(state, { products: ['cucm', 'imp', 'cuc'] });
     child = spawn(process.execPath, ['--import', 'tsx', join(stage, 'kernel/main.ts')], {
@@ -67,13 +99,28 @@ describe('integrity of a running, signed install', () => {
     tmp.cleanup();
   });
 
-  it('starts valid in enforce mode, with its bundles loaded and the license trusted', async () => {
+  it('starts in enforce mode with the shipped bundles verified and loaded and the license trusted', async () => {
     const r = await c.call('infra_server_status', { check_integrity: true });
     const s = r.structuredContent as { integrity: { status: string; files: unknown[] } };
-    assert.equal(s.integrity.status, 'valid');
-    assert.deepEqual(s.integrity.files, []);
+    // The unsigned and tampered extra bundles flag the tree; the shipped bundles themselves verify.
+    assert.equal(s.integrity.status, 'modified');
+    const flagged = new Set((s.integrity.files as { path: string }[]).map((f) => f.path.split('/')[1]));
+    assert.deepEqual([...flagged].sort(), ['rogue', 'tampered-extra']);
     const health = await c.call('infra_health');
     assert.equal((health.structuredContent as { license: string }).license, 'VALID');
+  });
+
+  it("a vendor's extra bundle signed by a trusted publisher is registered; unsigned and tampered ones are refused with a clear log line", async () => {
+    const names = (await c.client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('common_vendor_extra_hello'));
+    assert.ok(!names.includes('common_rogue_hello'));
+    assert.ok(!names.includes('common_tampered_extra_hello'));
+    assert.deepEqual((await c.call('common_vendor_extra_hello')).structuredContent, {
+      hello: 'vendor-extra',
+    });
+    const appLog = readFileSync(join(state, 'logs/app.log'), 'utf8');
+    assert.match(appLog, /plugin bundle rogue refused: integrity unsigned/);
+    assert.match(appLog, /plugin bundle tampered-extra refused: integrity modified/);
   });
 
   it('one changed byte in a plugin file is reported at the next on-demand check with both hashes, and infra keeps serving', async () => {
