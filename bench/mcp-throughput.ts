@@ -141,6 +141,8 @@ async function main(): Promise<void> {
       LOGGING_CONSOLE_ENABLED: '0',
       ENV_FILE: '',
       AUTH_BCRYPT_COST: '4',
+      // The fixture bundle lives outside the signed tree; the integrity mode does not touch the call path.
+      INTEGRITY_MODE: 'warn',
     };
     const results: { bare: LoadResult[]; full: LoadResult[] } = { bare: [], full: [] };
     console.log(
@@ -167,15 +169,24 @@ async function main(): Promise<void> {
       );
       const barePort = await waitForLine(bare, 'PORT ');
 
-      process.stdout.write(`  round ${round}/${ROUNDS}: bare... `);
-      const b = await load(`https://127.0.0.1:${barePort}/mcp`, {}, cert, bare.pid as number);
-      results.bare.push(b);
-      process.stdout.write(`${b.perSecond.toFixed(0)}/s; full... `);
-      const f = await load(`${fullUrl}/mcp`, { Authorization: `Bearer ${token}` }, cert, full.pid as number);
-      results.full.push(f);
-      process.stdout.write(`${f.perSecond.toFixed(0)}/s\n`);
-      await stop(bare);
-      await stop(full);
+      try {
+        process.stdout.write(`  round ${round}/${ROUNDS}: bare... `);
+        const b = await load(`https://127.0.0.1:${barePort}/mcp`, {}, cert, bare.pid as number);
+        results.bare.push(b);
+        process.stdout.write(`${b.perSecond.toFixed(0)}/s; full... `);
+        const f = await load(
+          `${fullUrl}/mcp`,
+          { Authorization: `Bearer ${token}` },
+          cert,
+          full.pid as number,
+        );
+        results.full.push(f);
+        process.stdout.write(`${f.perSecond.toFixed(0)}/s\n`);
+      } finally {
+        // Never leave a server behind, whatever failed.
+        await stop(bare);
+        await stop(full);
+      }
     }
 
     const row = (name: string, rs: LoadResult[]) => ({

@@ -1,0 +1,244 @@
+// One VOS CLI shell per (client, product, node, login), reused across tool calls.
+import { createHmac, randomBytes } from 'node:crypto';
+import { ConnectivityError, SSHError, hostVerifier, type ClientVault } from '../../../kernel/sdk/index.ts';
+import { timeBudget, validateCommand, type RunOptions } from './command-policy.ts';
+import { ShellClosedError, ShellSession, type CommandResult } from './shell-session.ts';
+import { NodeUnreachableError, sshAddress } from './ssh-connect.ts';
+
+export type VosProduct = 'cucm' | 'imp' | 'cuc';
+
+export interface ShellPoolOptions {
+  /** A shell unused this long is closed. Default 5 min. */
+  idleMs?: number;
+  /** Open shells at most; the least recently used idle one makes room. Default 32. */
+  maxShells?: number;
+  /** Waits between connection attempts on a network failure. Default 0.5, 1, 2 s. */
+  retryDelaysMs?: number[];
+  /** Up to this much random time is added to each wait, so many callers do not retry in step. Default 250 ms. */
+  retryJitterMs?: number;
+  /** SSH handshake and authentication. Default 20 s. */
+  readyTimeoutMs?: number;
+  /** From connecting to the first prompt. Default 30 s (a real node takes 8 s or more). */
+  loginTimeoutMs?: number;
+  /** Per-command output cap. Default 4 MiB. */
+  maxOutputBytes?: number;
+}
+
+export interface PoolRunResult extends CommandResult {
+  /** The normalised command that was run. */
+  command: string;
+  /** False when this call had to log in first. */
+  reusedShell: boolean;
+  durationMs: number;
+}
+
+export interface ShellCheck {
+  reusedShell: boolean;
+  /** Login time of the shell (of the earlier call when reused). */
+  loginMs: number;
+}
+
+interface Entry {
+  session: Promise<ShellSession>;
+  /** Set once logged in, so eviction can see synchronously whether the shell is busy. */
+  ready?: ShellSession;
+  lastUsed: number;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Shells are keyed by client, product, host, username and (a keyed hash of) the password: two clients
+ * never share a shell even for the same node and login, and a credential changed in the vault gets a
+ * new login instead of riding on the old one. Concurrent first calls share one login.
+ */
+export class VosShellPool {
+  readonly #entries = new Map<string, Entry>();
+  readonly #keySecret = randomBytes(32);
+  readonly #o: Required<ShellPoolOptions>;
+  #closing = false;
+
+  constructor(options: ShellPoolOptions = {}) {
+    this.#o = {
+      idleMs: options.idleMs ?? 5 * 60_000,
+      maxShells: options.maxShells ?? 32,
+      retryDelaysMs: options.retryDelaysMs ?? [500, 1_000, 2_000],
+      retryJitterMs: options.retryJitterMs ?? 250,
+      readyTimeoutMs: options.readyTimeoutMs ?? 20_000,
+      loginTimeoutMs: options.loginTimeoutMs ?? 30_000,
+      maxOutputBytes: options.maxOutputBytes ?? 4 * 1024 * 1024,
+    };
+  }
+
+  /** Open (or opening) shells. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Runs one CLI command on a node with the caller's stored `os` credential. The command is checked
+   * (BadRequestError) before anything is looked up or sent; the tool checks it against the allowlist.
+   */
+  async run(
+    vault: ClientVault,
+    product: VosProduct,
+    host: string,
+    command: string,
+    options: RunOptions = {},
+  ): Promise<PoolRunResult> {
+    const cmd = validateCommand(command);
+    const timeoutMs = options.timeoutMs ?? timeBudget(cmd);
+    const started = Date.now();
+    // One reconnect when the pooled shell turned out to be dead before the command was written.
+    for (let attempt = 0; ; attempt++) {
+      const { session, key, reused } = await this.#acquire(vault, product, host);
+      try {
+        const result = await session.run(cmd, { timeoutMs, confirm: options.confirm === true });
+        return { ...result, command: cmd, reusedShell: reused, durationMs: Date.now() - started };
+      } catch (err) {
+        if (err instanceof ShellClosedError && attempt === 0) {
+          this.#drop(key, session);
+          continue;
+        }
+        throw err;
+      } finally {
+        this.#touch(key);
+      }
+    }
+  }
+
+  /** The SSH part of a connectivity check: log in (or find the open shell) and report. */
+  async check(vault: ClientVault, product: VosProduct, host: string): Promise<ShellCheck> {
+    const { session, key, reused } = await this.#acquire(vault, product, host);
+    this.#touch(key);
+    return { reusedShell: reused, loginMs: session.loginMs };
+  }
+
+  /** Closes every shell; later calls open new ones. */
+  async closeAll(): Promise<void> {
+    this.#closing = true;
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.allSettled(
+      entries.map(async (e) => {
+        clearTimeout(e.idleTimer);
+        (await e.session).close();
+      }),
+    );
+    this.#closing = false;
+  }
+
+  async #acquire(
+    vault: ClientVault,
+    product: VosProduct,
+    host: string,
+  ): Promise<{ session: ShellSession; key: string; reused: boolean }> {
+    const secret = await vault.get(product, 'os', host);
+    const passwordTag = createHmac('sha256', this.#keySecret).update(secret.password).digest('base64');
+    const key = JSON.stringify([vault.client, product, host, secret.username, passwordTag]);
+    const existing = this.#entries.get(key);
+    if (existing) {
+      const session = await existing.session.catch(() => undefined);
+      if (session && !session.closed) return { session, key, reused: true };
+      if (this.#entries.get(key) === existing) this.#entries.delete(key);
+    }
+    if (this.#closing) throw new SSHError('the VOS CLI shells are being closed (server shutting down)');
+    this.#makeRoom();
+    const { host: address, port } = sshAddress(host, secret.options);
+    const label = `${product} host ${host}`;
+    const opening = this.#connectWithRetry(() =>
+      ShellSession.open({
+        host: address,
+        port,
+        username: secret.username,
+        password: secret.password,
+        // Trust is per logical host (the credential's), whatever address it is reached at.
+        verifier: hostVerifier(vault.hostKeys, product, host),
+        label,
+        readyTimeoutMs: this.#o.readyTimeoutMs,
+        loginTimeoutMs: this.#o.loginTimeoutMs,
+        maxOutputBytes: this.#o.maxOutputBytes,
+      }),
+    );
+    const entry: Entry = { session: opening, lastUsed: Date.now() };
+    this.#entries.set(key, entry);
+    try {
+      const session = await opening;
+      entry.ready = session;
+      session.onClose(() => {
+        if (this.#entries.get(key) === entry) {
+          clearTimeout(entry.idleTimer);
+          this.#entries.delete(key);
+        }
+      });
+      return { session, key, reused: false };
+    } catch (err) {
+      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      throw err;
+    }
+  }
+
+  async #connectWithRetry(open: () => Promise<ShellSession>): Promise<ShellSession> {
+    const delays = this.#o.retryDelaysMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await open();
+      } catch (err) {
+        if (!(err instanceof NodeUnreachableError)) throw err;
+        const delay = delays[attempt];
+        if (!err.retryable || delay === undefined)
+          throw new ConnectivityError(`${err.message} (${attempt + 1} attempt${attempt === 0 ? '' : 's'})`, {
+            cause: err,
+          });
+        await new Promise((r) => setTimeout(r, delay + Math.random() * this.#o.retryJitterMs));
+      }
+    }
+  }
+
+  /** Restarts the idle countdown of a shell after use. */
+  #touch(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    entry.lastUsed = Date.now();
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => {
+      void entry.session.then(
+        (s) => {
+          // A command queued meanwhile keeps the shell; its own touch restarts the countdown.
+          if (s.busy || this.#entries.get(key) !== entry) return;
+          this.#entries.delete(key);
+          s.close();
+        },
+        () => undefined,
+      );
+    }, this.#o.idleMs);
+    entry.idleTimer.unref();
+  }
+
+  #drop(key: string, session: ShellSession): void {
+    const entry = this.#entries.get(key);
+    if (entry) {
+      clearTimeout(entry.idleTimer);
+      this.#entries.delete(key);
+    }
+    session.close();
+  }
+
+  /** Closes the least recently used idle shell when the pool is full; refuses when all are busy. */
+  #makeRoom(): void {
+    if (this.#entries.size < this.#o.maxShells) return;
+    let victim: [string, Entry] | undefined;
+    for (const item of this.#entries) {
+      const ready = item[1].ready;
+      const idle = ready !== undefined && !ready.busy;
+      if (idle && (!victim || item[1].lastUsed < victim[1].lastUsed)) victim = item;
+    }
+    if (!victim)
+      throw new SSHError(
+        `too many VOS CLI shells are open or opening (${this.#o.maxShells}); try again shortly`,
+      );
+    const [key, entry] = victim;
+    clearTimeout(entry.idleTimer);
+    this.#entries.delete(key);
+    entry.ready?.close();
+  }
+}
