@@ -1,0 +1,213 @@
+// Downloads the AXL SQL toolkit zip from a publisher and extracts only the schema files into the local
+// cache. The zip also carries a Java sample that must never be extracted, and a hostile or broken
+// node could send path traversal, symlinks or a zip bomb: every entry is checked before anything is written.
+import { createWriteStream, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yauzl from 'yauzl';
+import { AXLError, BadRequestError, PayloadTooLargeError } from '../../../kernel/sdk/index.ts';
+import type { AxlSchemaCache } from './schema-cache.ts';
+import { SCHEMA_FILES } from './schema-cache.ts';
+import type { NodeEndpoint, RetryPolicy } from './transport.ts';
+import {
+  DEFAULT_RETRY,
+  httpsExchange,
+  ResponseTooLargeError,
+  tlsAgent,
+  withNetworkRetry,
+} from './transport.ts';
+
+export type Progress = (done: number, total: number, message: string) => void;
+
+export interface ToolkitDownload extends NodeEndpoint {
+  cache: AxlSchemaCache;
+  /** The node's AXL version (e.g. `15.0`): `schema/current/` is stored under it when no folder names it. */
+  nodeVersion?: string;
+  /** Largest zip accepted (the real toolkit is about 10 MB). */
+  maxZipBytes?: number;
+  /** Largest uncompressed schema file accepted (AXLSoap.xsd 15.0 is 3.7 MB). */
+  maxEntryBytes?: number;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  onProgress?: Progress;
+}
+
+export interface ToolkitResult {
+  /** Versions written to the cache. */
+  versions: string[];
+  /** Entries of the zip left alone (the sample, readmes). */
+  skipped: number;
+}
+
+/** Schema folders a real toolkit carries are a handful (8.5 ... 15.0, current). */
+const MAX_VERSIONS = 16;
+
+const WANTED = /^schema\/([^/]+)\/(AXLAPI\.wsdl|AXLSoap\.xsd|AXLEnums\.xsd)$/;
+
+export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitResult> {
+  const progress: Progress = o.onProgress ?? (() => undefined);
+  const maxZip = o.maxZipBytes ?? 64 * 1024 * 1024;
+  const root = join(o.cache.schemaCache, 'axl');
+  mkdirSync(root, { recursive: true });
+  const work = mkdtempSync(join(root, '.download-'));
+  const agent = tlsAgent(o);
+  try {
+    progress(0, 0, `downloading the AXL toolkit from ${o.host}`);
+    const answer = await withNetworkRetry(o, o.retry ?? DEFAULT_RETRY, () =>
+      httpsExchange(o, agent, {
+        method: 'GET',
+        path: '/plugins/axlsqltoolkit.zip',
+        timeoutMs: o.timeoutMs ?? 120_000,
+        maxBytes: maxZip,
+        onData: (got, total) => progress(got, total ?? 0, 'downloading'),
+      }),
+    ).catch((err: unknown) => {
+      if (err instanceof ResponseTooLargeError)
+        throw new PayloadTooLargeError(`the toolkit from ${o.host} is larger than ${maxZip} bytes; refused`);
+      throw err;
+    });
+    if (answer.status === 401 || answer.status === 403)
+      throw new AXLError(
+        `authentication to ${o.host} failed (HTTP ${answer.status}) while downloading the toolkit`,
+      );
+    if (answer.status !== 200)
+      throw new AXLError(`${o.host} answered HTTP ${answer.status} for the AXL toolkit`);
+    // Kept on disk so yauzl can read the central directory with random access.
+    const zipPath = join(work, 'toolkit.zip');
+    writeFileSync(zipPath, answer.body, { mode: 0o600 });
+    const out = join(work, 'out');
+    const { written, skipped } = await extract(zipPath, out, o.maxEntryBytes ?? 16 * 1024 * 1024, progress);
+    const versions = placeVersions(written, out, root, o);
+    progress(1, 1, `cached AXL schema ${versions.join(', ')}`);
+    return { versions, skipped };
+  } finally {
+    agent.destroy();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Moves complete version folders into the cache, each with one rename so a reader never sees half a schema. */
+function placeVersions(
+  written: Map<string, Set<string>>,
+  out: string,
+  root: string,
+  o: ToolkitDownload,
+): string[] {
+  const versions: string[] = [];
+  const complete = (v: string): boolean => SCHEMA_FILES.every((f) => written.get(v)?.has(f));
+  for (const folder of written.keys()) {
+    if (!complete(folder)) continue;
+    let version = folder;
+    if (folder === 'current') {
+      if (!o.nodeVersion || (written.has(o.nodeVersion) && complete(o.nodeVersion))) continue;
+      version = o.nodeVersion;
+    }
+    if (!/^\d+\.\d+$/.test(version)) continue;
+    const target = join(root, version);
+    const old = `${target}.old-${process.pid}`;
+    rmSync(old, { recursive: true, force: true });
+    try {
+      renameSync(target, old);
+    } catch {
+      // no previous copy
+    }
+    renameSync(join(out, folder), target);
+    rmSync(old, { recursive: true, force: true });
+    o.cache.forget(version);
+    versions.push(version);
+  }
+  if (versions.length === 0) {
+    throw new AXLError(
+      `the toolkit zip holds no complete schema/<version>/ folder${written.has('current') && !o.nodeVersion ? ' (only schema/current/: give the node version to store it under)' : ''}`,
+    );
+  }
+  return versions.sort();
+}
+
+/** Refuses the whole archive on the first hostile entry: a node sending one is not to be trusted further. */
+export function checkEntry(entry: yauzl.Entry, maxEntryBytes: number): void {
+  const name = entry.fileName;
+  if (
+    name.includes('\\') ||
+    name.startsWith('/') ||
+    /^[A-Za-z]:/.test(name) ||
+    name.split('/').includes('..')
+  )
+    throw new BadRequestError(`the toolkit zip has an unsafe path "${name}"; refused`);
+  const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
+  if (mode === 0o120000) throw new BadRequestError(`the toolkit zip has a symlink "${name}"; refused`);
+  if (entry.uncompressedSize > maxEntryBytes)
+    throw new PayloadTooLargeError(
+      `the toolkit zip entry "${name}" is ${entry.uncompressedSize} bytes, over ${maxEntryBytes}; refused`,
+    );
+}
+
+async function extract(
+  zipPath: string,
+  out: string,
+  maxEntryBytes: number,
+  progress: Progress,
+): Promise<{ written: Map<string, Set<string>>; skipped: number }> {
+  // strictFileNames makes yauzl itself reject backslashes; validateEntrySizes catches a lying header.
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(zipPath, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, z) =>
+      err ? reject(new BadRequestError(`the toolkit is not a valid zip: ${err.message}`)) : resolve(z),
+    ),
+  );
+  const written = new Map<string, Set<string>>();
+  // Many schema folders of legal size could still fill the disk: the sum is capped too.
+  const maxTotal = maxEntryBytes * 3 * MAX_VERSIONS;
+  let total = 0;
+  let skipped = 0;
+  let seen = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', (err: Error) =>
+        reject(new BadRequestError(`the toolkit zip is broken: ${err.message}`)),
+      );
+      zip.on('end', resolve);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        seen++;
+        try {
+          checkEntry(entry, maxEntryBytes);
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        const m = WANTED.exec(entry.fileName);
+        if (!m) {
+          skipped++;
+          zip.readEntry();
+          return;
+        }
+        const [, folder = '', file = ''] = m;
+        total += entry.uncompressedSize;
+        if (total > maxTotal) {
+          reject(
+            new PayloadTooLargeError(`the toolkit zip's schema files exceed ${maxTotal} bytes; refused`),
+          );
+          return;
+        }
+        progress(seen, zip.entryCount, `extracting ${entry.fileName}`);
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return reject(new BadRequestError(`cannot read ${entry.fileName}: ${err.message}`));
+          mkdirSync(join(out, folder), { recursive: true });
+          const sink = createWriteStream(join(out, folder, file), { mode: 0o600 });
+          stream.on('error', (e) =>
+            reject(new BadRequestError(`cannot read ${entry.fileName}: ${e.message}`)),
+          );
+          sink.on('error', reject);
+          sink.on('finish', () => {
+            if (!written.has(folder)) written.set(folder, new Set());
+            written.get(folder)?.add(file);
+            zip.readEntry();
+          });
+          stream.pipe(sink);
+        });
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  return { written, skipped };
+}
