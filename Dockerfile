@@ -2,6 +2,10 @@
 # uc-mcp-server. Build: docker build -t uc-mcp-server .
 # Run:   docker run -d --name uc-mcp -p 8443:8443 -v uc-mcp-data:/data --env-file .env uc-mcp-server
 # All runtime state (secrets, clients, logs, backups, reports, profiles, schema cache) lives in the /data volume.
+# Build from a signed tree: the release step runs `UPDATE_MANIFEST_KEY=<vendor key> node --import tsx
+# scripts/update_manifest.ts` first. INTEGRITY_MODE=enforce (the default) loads no plugin bundle from an
+# unsigned tree, and the check below refuses to build one. Licenses are bound to the host name: run the
+# container with a stable --hostname.
 
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
@@ -16,6 +20,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends chromium tini ca-certificates fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
+    INTEGRITY_MODE=enforce \
     STATE_DIR=/data \
     SERVER_HOST=0.0.0.0 \
     SERVER_PORT=8443 \
@@ -29,6 +34,8 @@ COPY plugins ./plugins
 COPY profiles/_default ./profiles/_default
 COPY manifests ./manifests
 COPY scripts ./scripts
+# Refuse to build an image whose shipped files are not covered by a valid signed manifest.
+RUN node --import tsx scripts/update_manifest.ts --check
 RUN groupadd --system --gid 10001 ucmcp \
  && useradd --system --uid 10001 --gid ucmcp --home-dir /data --shell /usr/sbin/nologin ucmcp \
  && mkdir -p /data && chown ucmcp:ucmcp /data && chmod 0700 /data
