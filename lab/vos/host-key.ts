@@ -30,6 +30,18 @@ export function loadOrCreateHostKey(stateDir: string, node: string): HostKey {
       rmSync(path, { force: true });
     }
   }
-  const privateKey = createStateFileOnce(path, ssh2.utils.generateKeyPairSync('ed25519').private);
+  const privateKey = createStateFileOnce(path, generateParseableEd25519());
   return { privateKey, fingerprint: fingerprintOf(privateKey) };
+}
+
+/**
+ * ssh2 1.17 generates, about once in 250 tries, an ed25519 key in OpenSSH format that its own parser
+ * then refuses ("Malformed OpenSSH private key"). Generate until ssh2 can read the key back.
+ */
+export function generateParseableEd25519(): string {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const key = ssh2.utils.generateKeyPairSync('ed25519').private;
+    if (!(ssh2.utils.parseKey(key) instanceof Error)) return key;
+  }
+  throw new Error('could not generate an ed25519 host key that ssh2 can parse');
 }
