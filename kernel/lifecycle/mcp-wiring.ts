@@ -124,7 +124,7 @@ export async function loadModules(
       }
     },
     installer(auth) {
-      const install = mcpRoutes({
+      return mcpRoutes({
         sessions,
         auth,
         audit: rt.audit,
@@ -136,7 +136,6 @@ export async function loadModules(
             ip,
           ),
       });
-      return (router) => install(router);
     },
     async close() {
       await sessions.closeAll();

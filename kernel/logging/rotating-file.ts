@@ -2,6 +2,7 @@ import {
   closeSync,
   createReadStream,
   createWriteStream,
+  existsSync,
   fdatasyncSync,
   fstatSync,
   mkdirSync,
@@ -82,7 +83,7 @@ export class RotatingFile {
     // A zero-padded sequence after the timestamp keeps names sorting by age even within one millisecond.
     let n = 0;
     const name = (): string => `${this.path}.${stamp}.${String(n).padStart(4, '0')}`;
-    while (existsQuiet(name()) || existsQuiet(`${name()}.gz`)) n++;
+    while (existsSync(name()) || existsSync(`${name()}.gz`)) n++;
     const target = name();
     renameSync(this.path, target);
     this.fd = openSync(this.path, 'a', 0o600);
@@ -134,14 +135,5 @@ export class RotatingFile {
     const all = this.archives();
     for (const old of all.slice(0, Math.max(0, all.length - this.opts.maxFiles)))
       rmSync(old, { force: true });
-  }
-}
-
-function existsQuiet(p: string): boolean {
-  try {
-    closeSync(openSync(p, 'r'));
-    return true;
-  } catch {
-    return false;
   }
 }
