@@ -16,6 +16,7 @@ export interface ResolvedOptions {
   extraPhones: number;
   axlMaxResponseBytes: number;
   axlWriteThrottle: { maxWrites: number; windowMs: number } | undefined;
+  axlServiceTimeMs: number;
 }
 
 function nonNegative(name: string, value: number): number {
@@ -47,6 +48,7 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     extraPhones: Math.floor(nonNegative('extraPhones', o.extraPhones ?? 0)),
     axlMaxResponseBytes: nonNegative('axlMaxResponseBytes', o.axlMaxResponseBytes ?? 8 * 1024 * 1024),
     axlWriteThrottle: o.axlWriteThrottle,
+    axlServiceTimeMs: nonNegative('axlServiceTimeMs', o.axlServiceTimeMs ?? 0),
   };
 }
 

@@ -33,6 +33,8 @@ export interface LabOptions {
   extraPhones?: number;
   /** AXL answers larger than this are the "Query request too large" fault. Default 8 MB. */
   axlMaxResponseBytes?: number;
+  /** Time the AXL service takes before answering each POST, as a busy publisher would. Default 0. */
+  axlServiceTimeMs?: number;
   /** More AXL writes than `maxWrites` within `windowMs` get HTTP 503. Default off. */
   axlWriteThrottle?: { maxWrites: number; windowMs: number };
 }

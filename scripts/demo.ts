@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startLab } from '../lab/index.ts';
 import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
+import { prefetchSchemas } from '../lab/demo/prefetch-schemas.ts';
 import { seedVault } from '../lab/demo/seed-vault.ts';
 import { startServerProcess } from '../lab/demo/server-process.ts';
 import { PROJECT_ROOT } from '../kernel/paths.ts';
@@ -26,10 +27,10 @@ async function main(): Promise<void> {
   const port = process.env.SERVER_PORT || '8443';
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 
-  step(1, 4, 'signing a demo install and issuing a demo license');
+  step(1, 5, 'signing a demo install and issuing a demo license');
   const install = await prepareSignedInstall({ projectRoot: PROJECT_ROOT, demoDir, stateDir });
 
-  step(2, 4, 'starting the lab (CUCM, IM&P, Unity Connection, phones, VOS CLI)');
+  step(2, 5, 'starting the lab (CUCM, IM&P, Unity Connection, phones, VOS CLI)');
   const profile = process.env.LAB_PROFILE === 'hardened' ? 'hardened' : 'weak';
   const lab = await startLab({ stateDir: join(demoDir, 'lab'), profile });
   writeFileSync(
@@ -37,14 +38,17 @@ async function main(): Promise<void> {
     `${JSON.stringify(lab.info, null, 2)}\n`,
   );
 
-  step(3, 4, 'storing the lab credentials for the demo clients');
+  step(3, 5, 'storing the lab credentials for the demo clients');
   const stored = await seedVault(
     stateDir,
     DEMO_CLIENTS.map((c) => c.name),
     lab.info,
   );
 
-  step(4, 4, `starting the server (${install.files} signed files, enforce mode)`);
+  step(4, 5, 'downloading the AXL and RIS schemas from the lab into the schema cache');
+  const schemas = await prefetchSchemas(stateDir, lab.info);
+
+  step(5, 5, `starting the server (${install.files} signed files, enforce mode)`);
   const server = startServerProcess(install.installDir, {
     ...process.env,
     STATE_DIR: stateDir,
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
     server: { url, mcp: `${url}/mcp`, tls_certificate: cert },
     clients,
     credentials_stored: stored,
+    schemas_cached: schemas,
     lab: lab.info,
   };
   writeFileSync(join(stateDir, 'demo.json'), `${JSON.stringify(demo, null, 2)}\n`);

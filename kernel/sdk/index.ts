@@ -46,6 +46,7 @@ export type {
 /** Coded errors a plugin throws; the runner turns exposed ones into `CODE: message` tool errors. */
 export {
   KernelError,
+  isKernelError,
   BadRequestError,
   NotFoundError,
   CredentialError,

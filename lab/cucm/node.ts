@@ -16,6 +16,7 @@ export interface CucmHttpOptions {
   axlSchemaDir: string | undefined;
   maxResponseBytes: number;
   writeThrottle: { maxWrites: number; windowMs: number } | undefined;
+  serviceTimeMs: number;
   risMaxDevicesPerAnswer: number;
   risShape: 'cucm15' | 'legacy';
   risFallbackRateLimit: number;
@@ -43,6 +44,7 @@ export function cucmHandler(
     operations: o.operations,
     versions: AXL_VERSIONS,
     maxResponseBytes: o.maxResponseBytes,
+    serviceTimeMs: o.serviceTimeMs,
     ...(o.writeThrottle ? { writeThrottle: o.writeThrottle } : {}),
   });
   const ris = risEndpoint({

@@ -45,6 +45,7 @@ export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; in
         axlSchemaDir: opts.axlSchemaDir,
         maxResponseBytes: opts.axlMaxResponseBytes,
         writeThrottle: opts.axlWriteThrottle,
+        serviceTimeMs: opts.axlServiceTimeMs,
         risMaxDevicesPerAnswer: opts.risMaxDevicesPerAnswer,
         risShape: opts.risResponseShape,
         risFallbackRateLimit: opts.risRateLimitPerMinute,

@@ -1,7 +1,13 @@
 import bunyan from 'bunyan';
 import { AuditLog } from '../../kernel/audit/audit-log.ts';
 import { statePaths } from '../../kernel/paths.ts';
-import { Vault, type CredentialKind, type Product } from '../../kernel/vault/index.ts';
+import {
+  HostKeyError,
+  Vault,
+  type ClientVault,
+  type CredentialKind,
+  type Product,
+} from '../../kernel/vault/index.ts';
 import type { LabInfo } from '../types.ts';
 
 /**
@@ -9,6 +15,8 @@ import type { LabInfo } from '../types.ts';
  * operator would with the *_store_credentials tools. Each record is keyed by the node's name (the
  * cluster name) and says where to connect (`options.address`) and which CA to pin (`options.caCertPem`),
  * because the lab runs every service of a node on its own loopback port. Audited as CREDENTIAL events.
+ * The nodes' SSH host keys are pinned too (TRUSTED events): the lab's own description is the
+ * out-of-band knowledge an operator checks a fingerprint against, and a non-admin client cannot decide.
  */
 export async function seedVault(stateDir: string, clients: string[], lab: LabInfo): Promise<number> {
   const paths = statePaths(stateDir);
@@ -45,10 +53,24 @@ export async function seedVault(stateDir: string, clients: string[], lab: LabInf
             : view.store(e.product, e.kind, node.name, secret));
           stored++;
         }
+        if (c.os && node.sshHostKeyFingerprint && node.product !== 'phone')
+          pinHostKey(view, node.product, node.name, node.sshHostKeyFingerprint);
       }
     }
   } finally {
     await audit.close();
   }
   return stored;
+}
+
+/** Records the node's key as presented (first contact), then trusts it, unless it is already pinned. */
+function pinHostKey(view: ClientVault, product: Product, host: string, fingerprint: string): void {
+  const state = view.hostKeys.list(product).find((h) => h.host === host.toLowerCase());
+  if (state?.state === 'trusted' && state.fingerprint === fingerprint) return;
+  try {
+    view.hostKeys.checkHostKey(product, host, fingerprint);
+  } catch (err) {
+    if (!(err instanceof HostKeyError)) throw err;
+  }
+  view.hostKeys.decide(product, host, 'trust', fingerprint);
 }

@@ -38,7 +38,7 @@ describe('npm run demo', () => {
     for (let i = 0; i < 600 && !out.includes('demo is running'); i++)
       await new Promise((r) => setTimeout(r, 100));
     assert.match(out, /demo is running/, out);
-    assert.match(out, /\[4\/4\]/, 'progress is shown step by step');
+    assert.match(out, /\[5\/5\]/, 'progress is shown step by step');
 
     const demo = JSON.parse(readFileSync(join(state, 'demo.json'), 'utf8')) as {
       server: { url: string; tls_certificate: string };
@@ -64,6 +64,25 @@ describe('npm run demo', () => {
     assert.equal((health.structuredContent as { license: string }).license, 'VALID');
     const status = await c.call('infra_server_status', { check_integrity: true });
     assert.equal((status.structuredContent as { integrity: { status: string } }).integrity.status, 'valid');
+    // The lab is managed from the first call: credentials, host keys and AXL schema are in place.
+    const check = await c.call('cucm_check_connectivity', { host: 'cucm-pub' });
+    const services = (
+      check.structuredContent as { services: Record<string, { ok: boolean; reason?: string }> }
+    ).services;
+    for (const [name, v] of Object.entries(services)) assert.equal(v.ok, true, `${name}: ${v.reason}`);
+    const phone = await c.call('cucm_axl_call', {
+      host: 'cucm-pub',
+      operation: 'getPhone',
+      args: { name: 'SEP0A1B2C3D4E01' },
+    });
+    assert.equal(phone.isError, undefined, JSON.stringify(phone.structuredContent));
+    const ris = await c.call('cucm_risport_query', { host: 'cucm-pub' });
+    assert.ok(
+      (ris.structuredContent as { devices_returned: number }).devices_returned >= 3,
+      JSON.stringify(ris),
+    );
+    const cupi = await c.call('cuc_get_version', { host: 'cuc-pub' });
+    assert.equal(cupi.isError, undefined, JSON.stringify(cupi.structuredContent));
     await c.close();
 
     child.kill('SIGINT');

@@ -26,6 +26,8 @@ export interface AxlEndpointOptions {
   writeThrottle?: { maxWrites: number; windowMs: number };
   /** Answers larger than this become the "Query request too large" fault. */
   maxResponseBytes: number;
+  /** Wait this long before handling each POST (a real publisher takes tens of milliseconds). */
+  serviceTimeMs?: number;
 }
 
 function listVersions(versions: readonly string[]): string {
@@ -89,6 +91,7 @@ export function axlEndpoint(
       send(res, 405, 'text/plain', 'Method Not Allowed', { allow: 'GET, POST' });
       return;
     }
+    if (options.serviceTimeMs) await new Promise((r) => setTimeout(r, options.serviceTimeMs));
     let operation = 'unknown';
     const fault = (err: AxlFault, status = 500): void => {
       record(status, operation, creds.user);

@@ -69,12 +69,21 @@ export async function listAll(
   returnedTags: Record<string, Json>,
   options: { pageSize?: number; budgetBytes?: number; cursor?: Cursor } = {},
 ): Promise<Page> {
-  const pageSize = options.pageSize ?? 500;
+  let pageSize = options.pageSize ?? 500;
   const budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
   const out = new Budgeted(budget);
   let skip = options.cursor?.skip ?? 0;
   for (;;) {
-    const page = await listPage(client, operation, searchCriteria, returnedTags, skip, pageSize);
+    let page: Page;
+    try {
+      page = await listPage(client, operation, searchCriteria, returnedTags, skip, pageSize);
+    } catch (err) {
+      // A page over the node's answer limit: take the node's suggestion (with a margin) and ask again.
+      const m = err instanceof AxlFaultError ? TOO_LARGE.exec(err.axlMessage) : null;
+      if (!m || pageSize === 1) throw err;
+      pageSize = Math.max(1, Math.min(pageSize - 1, Math.floor((Number(m[1]) - 1) * 0.9)));
+      continue;
+    }
     const taken = out.take(page.items);
     if (taken < page.items.length) return { items: out.items, cursor: { skip: skip + taken } };
     if (!page.cursor) return { items: out.items };

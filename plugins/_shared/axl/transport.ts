@@ -1,8 +1,9 @@
-// HTTPS toward a managed node: TLS always verified (pinned CA or certificate, else the system CAs),
+// HTTPS (and, for phones only, plain HTTP) toward a managed node: TLS always verified (pinned CA or certificate, else the system CAs),
 // Basic auth, keep-alive, and bounded retries with backoff for transient network errors.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Agent, request } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
 import type { PeerCertificate } from 'node:tls';
 import { checkServerIdentity } from 'node:tls';
 import { ConnectivityError } from '../../../kernel/sdk/index.ts';
@@ -65,7 +66,7 @@ export interface HttpAnswer {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -73,6 +74,8 @@ export interface HttpRequest {
   /** Answers over this many bytes are abandoned (the caller names the error). */
   maxBytes?: number;
   onData?: (received: number, total: number | undefined) => void;
+  /** False leaves the Basic header out (a request riding on a session cookie). Default true. */
+  basicAuth?: boolean;
 }
 
 export class ResponseTooLargeError extends Error {}
@@ -96,13 +99,33 @@ export function isTransient(err: unknown): boolean {
 
 /** One HTTPS exchange; no retry here. */
 export function httpsExchange(node: NodeEndpoint, agent: Agent, req: HttpRequest): Promise<HttpAnswer> {
+  return exchange(httpsRequest, node, agent, req);
+}
+
+/**
+ * The same over plain HTTP, for the one device that has nothing else (most phones' web server). No
+ * keep-alive agent: one request per call, and an idle socket would outlive it.
+ */
+export function httpExchange(node: NodeEndpoint, req: HttpRequest): Promise<HttpAnswer> {
+  return exchange(httpRequest, node, false, req);
+}
+
+function exchange(
+  send: typeof httpsRequest | typeof httpRequest,
+  node: NodeEndpoint,
+  agent: Agent | false,
+  req: HttpRequest,
+): Promise<HttpAnswer> {
   const auth = Buffer.from(`${node.username}:${node.password}`).toString('base64');
-  const headers: Record<string, string> = { authorization: `Basic ${auth}`, ...req.headers };
+  const headers: Record<string, string> = {
+    ...(req.basicAuth === false ? {} : { authorization: `Basic ${auth}` }),
+    ...req.headers,
+  };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
   return new Promise((resolve, reject) => {
-    const r = request(
+    const r = send(
       { host: node.host, port: node.port, path: req.path, method: req.method, headers, agent },
-      (res) => {
+      (res: IncomingMessage) => {
         const total = Number(res.headers['content-length']) || undefined;
         if (req.maxBytes !== undefined && total !== undefined && total > req.maxBytes) {
           res.destroy();
@@ -150,6 +173,12 @@ export async function withNetworkRetry<T>(
     try {
       return await attempt();
     } catch (err) {
+      if (isProtocolMismatch(err)) {
+        throw new ConnectivityError(
+          `no TLS handshake with ${node.host}:${node.port} (${(err as Error).message}): the port does not seem to serve HTTPS`,
+          { cause: err },
+        );
+      }
       if (isTlsError(err)) {
         throw new ConnectivityError(
           `TLS verification of ${node.host}:${node.port} failed (${(err as Error).message}); pin the node's CA or certificate`,
@@ -175,4 +204,11 @@ function isTlsError(err: unknown): boolean {
   return (
     /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/.test(code) || /pinned one|certificate/i.test(msg)
   );
+}
+
+/** HTTPS spoken to a plain-HTTP (or non-TLS) port: OpenSSL sees no TLS record. */
+function isProtocolMismatch(err: unknown): boolean {
+  const code = String((err as { code?: unknown }).code ?? '');
+  const msg = String((err as { message?: unknown }).message ?? '');
+  return code === 'EPROTO' || /wrong version number|packet length too long|SSL routines/i.test(msg);
 }

@@ -1,0 +1,49 @@
+// Where and how to reach a managed node's HTTPS (or phone HTTP) service, from the caller's stored
+// credential: the login, `options.address` when the service listens elsewhere than the host name
+// says, and a per-host pinned CA or certificate. Written once for every product plugin.
+import type { ClientVault, CredentialSecret, Product } from '../../../kernel/sdk/index.ts';
+import { CredentialError } from '../../../kernel/sdk/index.ts';
+import type { NodeEndpoint } from '../axl/transport.ts';
+
+export type HttpKind = 'axl' | 'cupi' | 'phone';
+
+/** `host[:port]` or `[v6][:port]` → parts; the port is undefined when not given. */
+export function splitAddress(text: string): { host: string; port: number | undefined } | undefined {
+  const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(text);
+  const plain = /^([^:[\]/@\s]+)(?::(\d{1,5}))?$/.exec(text);
+  const m = v6 ?? plain;
+  if (!m?.[1]) return undefined;
+  const port = m[2] === undefined ? undefined : Number(m[2]);
+  if (port !== undefined && (port < 1 || port > 65_535)) return undefined;
+  return { host: m[1], port };
+}
+
+/** The endpoint a stored credential describes, for a service whose standard port is `defaultPort`. */
+export function endpointOf(host: string, secret: CredentialSecret, defaultPort: number): NodeEndpoint {
+  const o = secret.options ?? {};
+  const address = typeof o.address === 'string' && o.address.trim() !== '' ? o.address.trim() : host;
+  const parts = splitAddress(address);
+  if (!parts) throw new CredentialError(`the stored address of ${host} is not in host[:port] form`);
+  return {
+    host: parts.host,
+    port: parts.port ?? defaultPort,
+    username: secret.username,
+    password: secret.password,
+    ...(typeof o.caCertPem === 'string' ? { caCertPem: o.caCertPem } : {}),
+    ...(typeof o.certPem === 'string' ? { certPem: o.certPem } : {}),
+  };
+}
+
+/** Reads the caller's credential of `kind` for `host` and turns it into an endpoint. */
+export async function loadEndpoint(
+  vault: ClientVault,
+  product: Product,
+  kind: HttpKind,
+  host: string,
+  defaultPort: number,
+): Promise<NodeEndpoint> {
+  return endpointOf(host, await vault.get(product, kind, host), defaultPort);
+}
+
+/** The standard ports (ARCHITECTURE.md, Managed nodes). */
+export const PORTS = { https: 8443, ssh: 22, phoneHttp: 80 } as const;

@@ -1,0 +1,169 @@
+import { BadRequestError, structuredReply, toolsFor, z, type Product } from '../../../kernel/sdk/index.ts';
+import type { AxlClient } from '../axl/axl-client.ts';
+import {
+  callFingerprint,
+  decodeCursor,
+  encodeCursor,
+  type AnswerCursor,
+  type HeldAnswers,
+} from '../axl/answer-cursor.ts';
+import { DEFAULT_BUDGET_BYTES, listAll, listPage, sqlQuery, type Page } from '../axl/paging.ts';
+import type { Json } from '../axl/schema.ts';
+import { hostField } from './credential-input.ts';
+import type { AxlState } from './plugin-state.ts';
+import { PRODUCT_LABEL } from './product-labels.ts';
+
+const jsonValue: z.ZodType<Json> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue),
+  ]),
+);
+
+const WRITE = /^(add|update|remove|apply|reset|restart|do|wipe|lock|execute(SQLUpdate|SmdbMaintenance))/;
+
+/** `<product>_axl_call`: any AXL operation the caller's allowlist permits, JSON in and out, paged. */
+export function axlCallTool(product: Product) {
+  return toolsFor<AxlState>()({
+    name: 'axl_call',
+    title: `Call a ${PRODUCT_LABEL[product]} AXL operation`,
+    description:
+      `Runs one AXL SOAP operation on a ${PRODUCT_LABEL[product]} node: get, list, add, update, remove, do, apply, executeSQLQuery and the rest, as your profile's AXL allowlist permits. ` +
+      'Arguments are the request body as JSON (e.g. {"name":"SEP001122334455"} for getPhone); list them with list_axl_operations and "operation". ' +
+      'list* operations: all rows from "skip" until done or "max_bytes", or one page when "first" is given. executeSQLQuery: {"sql":"select ..."}, read in chunks automatically when the node says the answer is too large. ' +
+      'An answer larger than max_bytes is cut and carries "cursor": call again with the same operation, arguments and that cursor for the rest. Faults come back as AXL_ERROR with the node code and message.',
+    input: {
+      host: hostField,
+      operation: z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9]{0,127}$/)
+        .describe('AXL operation name, e.g. getPhone, listPhone, addPhone, executeSQLQuery'),
+      args: z.record(z.string(), jsonValue).default({}).describe('The request body, as JSON'),
+      skip: z.number().int().min(0).optional().describe('list*: first row to return'),
+      first: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe('list*: return one page of this many rows'),
+      cursor: z.string().max(4096).optional().describe('Continue a previous answer that carried this cursor'),
+      max_bytes: z
+        .number()
+        .int()
+        .min(512)
+        .max(4 * 1024 * 1024)
+        .default(DEFAULT_BUDGET_BYTES)
+        .describe('Largest answer (JSON bytes) before it is cut with a cursor'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    access: { allowlist: 'axl', subject: (i) => String(i.operation) },
+    service: 'axl',
+    async handler(input, ctx) {
+      const fp = callFingerprint(ctx.caller.name, input.host, input.operation, input.args);
+      const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      if (cursor?.k === 'text')
+        return structuredReply(heldSlice(ctx.shared.held, ctx.caller.name, cursor, input));
+      if (cursor && cursor.c !== fp)
+        throw new BadRequestError(
+          'this cursor belongs to another call (operation, arguments or host differ)',
+        );
+      const base = { host: input.host, operation: input.operation };
+      return ctx.shared.axl.with(ctx.vault, input.host, async ({ client }) => {
+        if (WRITE.test(input.operation))
+          ctx.log.info({ host: input.host, operation: input.operation }, 'AXL write');
+        const rows = await rowsOf(client, input, cursor?.skip);
+        if (rows) {
+          return structuredReply({
+            ...base,
+            axl_version: client.version,
+            count: rows.page.items.length,
+            rows: rows.page.items,
+            complete: rows.page.cursor === undefined,
+            ...(rows.page.cursor
+              ? { cursor: encodeCursor({ k: 'rows', c: fp, skip: rows.page.cursor.skip }) }
+              : {}),
+          });
+        }
+        const result = await client.call(input.operation, input.args);
+        const text = JSON.stringify(result);
+        if (Buffer.byteLength(text) <= input.max_bytes)
+          return structuredReply({ ...base, axl_version: client.version, complete: true, result });
+        const id = ctx.shared.held.hold(ctx.caller.name, text);
+        return structuredReply({
+          ...base,
+          axl_version: client.version,
+          ...heldSlice(ctx.shared.held, ctx.caller.name, { k: 'text', id, offset: 0 }, input),
+        });
+      });
+    },
+  });
+}
+
+interface CallInput {
+  operation: string;
+  args: Record<string, Json>;
+  skip?: number | undefined;
+  first?: number | undefined;
+  max_bytes: number;
+}
+
+/** list* and executeSQLQuery read rows; anything else returns undefined and is called as is. */
+async function rowsOf(
+  client: AxlClient,
+  input: CallInput,
+  cursorSkip: number | undefined,
+): Promise<{ page: Page } | undefined> {
+  const skip = cursorSkip ?? input.skip ?? 0;
+  if (input.operation === 'executeSQLQuery') {
+    const sql = input.args.sql;
+    if (typeof sql !== 'string' || sql.trim() === '')
+      throw new BadRequestError('executeSQLQuery needs args.sql, a SELECT statement');
+    return {
+      page: await sqlQuery(client, sql, {
+        budgetBytes: input.max_bytes,
+        ...(skip > 0 ? { cursor: { skip } } : {}),
+      }),
+    };
+  }
+  if (!input.operation.startsWith('list')) return undefined;
+  const criteria = objectArg(input.args.searchCriteria, 'searchCriteria');
+  const tags = objectArg(input.args.returnedTags, 'returnedTags');
+  if (input.first !== undefined)
+    return { page: await listPage(client, input.operation, criteria, tags, skip, input.first) };
+  return {
+    page: await listAll(client, input.operation, criteria, tags, {
+      budgetBytes: input.max_bytes,
+      cursor: { skip },
+    }),
+  };
+}
+
+function objectArg(v: Json | undefined, name: string): Record<string, Json> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw new BadRequestError(`args.${name} must be an object`);
+  return v;
+}
+
+/** A slice of a held answer as `partial_json`, with the cursor to the rest when there is more. */
+function heldSlice(
+  held: HeldAnswers,
+  owner: string,
+  c: Extract<AnswerCursor, { k: 'text' }>,
+  input: { max_bytes: number },
+): Record<string, unknown> {
+  // Characters of the JSON text: the parts joined in order are the whole answer.
+  const { text, total } = held.slice(owner, c.id, c.offset, input.max_bytes);
+  const end = c.offset + text.length;
+  return {
+    complete: end >= total,
+    partial_json: text,
+    offset: c.offset,
+    total_chars: total,
+    ...(end < total ? { cursor: encodeCursor({ k: 'text', id: c.id, offset: end }) } : {}),
+  };
+}

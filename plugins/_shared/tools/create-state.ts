@@ -1,0 +1,30 @@
+// The AXL and VOS CLI state a product plugin's setup builds (CUCM and IM&P both), and its teardown.
+import { join } from 'node:path';
+import type { Product } from '../../../kernel/sdk/index.ts';
+import { HeldAnswers } from '../axl/answer-cursor.ts';
+import { AxlConnections } from '../axl/connections.ts';
+import { AxlSchemaCache } from '../axl/schema-cache.ts';
+import { VosShellPool } from '../vos/shell-pool.ts';
+import type { AxlState, VosState } from './plugin-state.ts';
+
+/** Schemas of each product live apart: `<schemaCache>/<product>/axl/<version>/`. */
+export function productSchemaRoot(schemaCache: string, product: Product): string {
+  return join(schemaCache, product);
+}
+
+export function createAxlVosState(product: Product, schemaCache: string): AxlState & VosState {
+  const cache = new AxlSchemaCache(
+    productSchemaRoot(schemaCache, product),
+    `${product}_download_axl_toolkit`,
+  );
+  return {
+    axl: new AxlConnections({ product, cache }),
+    held: new HeldAnswers(),
+    shells: new VosShellPool(),
+  };
+}
+
+export async function closeAxlVosState(state: AxlState & VosState): Promise<void> {
+  state.axl.close();
+  await state.shells.closeAll();
+}

@@ -1,0 +1,75 @@
+// The input every *_store_credentials / *_update_credentials tool takes, and its conversion into the
+// vault's secret. TLS material is checked here so a wrong paste fails at store time, not at first use.
+import { X509Certificate } from 'node:crypto';
+import { BadRequestError, z, type CredentialSecret } from '../../../kernel/sdk/index.ts';
+import { splitAddress } from '../node/endpoint.ts';
+
+const PEM = z
+  .string()
+  .max(32 * 1024)
+  .regex(/-----BEGIN CERTIFICATE-----/, 'must be a PEM certificate');
+
+export const hostField = z
+  .string()
+  .min(1)
+  .max(270)
+  .describe('The node as name[:port] (DNS name, IPv4, or [IPv6]); the key of the credential');
+
+export const credentialInput = {
+  host: hostField,
+  username: z.string().min(1).max(256).describe('Login name on the node'),
+  password: z.string().min(1).max(1024).describe('Password; stored encrypted, never shown again'),
+  address: z
+    .string()
+    .max(270)
+    .optional()
+    .describe('Where the service really listens, host:port, when it is not the host name and standard port'),
+  ca_cert_pem: PEM.optional().describe("PEM of a CA to trust for this node only (e.g. the cluster's own CA)"),
+  cert_pem: PEM.optional().describe(
+    "PEM of the node's own self-signed certificate, pinned by fingerprint (for one issued by a CA, give that CA as ca_cert_pem)",
+  ),
+};
+
+/** Phone web access adds the scheme: most phones serve HTTP, 98xx models only HTTPS. */
+export const phoneCredentialInput = {
+  ...credentialInput,
+  scheme: z
+    .enum(['http', 'https'])
+    .optional()
+    .describe('http (port 80, the default) or https (port 443; 98xx phones)'),
+};
+
+export interface CredentialArgs {
+  host: string;
+  username: string;
+  password: string;
+  address?: string | undefined;
+  ca_cert_pem?: string | undefined;
+  cert_pem?: string | undefined;
+  scheme?: 'http' | 'https' | undefined;
+}
+
+function checkPem(pem: string, field: string): string {
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new BadRequestError(`${field} is not a parsable X.509 certificate`);
+  }
+  return pem;
+}
+
+export function toSecret(a: CredentialArgs): CredentialSecret {
+  const options: Record<string, string> = {};
+  if (a.address !== undefined && a.address !== '') {
+    if (!splitAddress(a.address)) throw new BadRequestError('address must be host:port, [v6]:port or host');
+    options.address = a.address;
+  }
+  if (a.ca_cert_pem) options.caCertPem = checkPem(a.ca_cert_pem, 'ca_cert_pem');
+  if (a.cert_pem) options.certPem = checkPem(a.cert_pem, 'cert_pem');
+  if (a.scheme) options.scheme = a.scheme;
+  return {
+    username: a.username,
+    password: a.password,
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+  };
+}

@@ -1,0 +1,52 @@
+import { BadRequestError, structuredReply, toolsFor, z, type Product } from '../../../kernel/sdk/index.ts';
+import { hostField } from './credential-input.ts';
+import type { AxlState } from './plugin-state.ts';
+import { PRODUCT_LABEL } from './product-labels.ts';
+
+/** `<product>_list_axl_operations`: the cached WSDL's operations, or one operation's request fields. */
+export function listAxlOperationsTool(product: Product, downloadTool: string) {
+  return toolsFor<AxlState>()({
+    name: 'list_axl_operations',
+    title: `List ${PRODUCT_LABEL[product]} AXL operations`,
+    description: `Lists the SOAP operations of the AXL schema in the local cache (filled by ${downloadTool}), optionally filtered by a case-insensitive substring. With "operation", describes that operation's request fields (name, type, repeating, nested children to "depth") so you can build an axl_call. The version is taken from "version", else from the node "host" (negotiated), else the newest cached one.`,
+    input: {
+      host: hostField.optional(),
+      version: z
+        .string()
+        .regex(/^\d+\.\d+$/)
+        .optional()
+        .describe('AXL schema version, e.g. 15.0'),
+      pattern: z.string().max(128).optional().describe('Substring of operation names, e.g. "Phone"'),
+      operation: z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9]{0,127}$/)
+        .optional()
+        .describe('Describe this operation'),
+      depth: z.number().int().min(1).max(6).default(3).describe('How deep to describe nested fields'),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    access: { minProfile: 'auditor' },
+    service: 'axl',
+    async handler(input, ctx) {
+      const cache = ctx.shared.axl.cache;
+      let version = input.version;
+      if (!version && input.host) {
+        version = (await ctx.shared.axl.connect(ctx.vault, input.host)).client.version;
+      }
+      version ??= cache.versions().at(-1);
+      if (!version)
+        throw new BadRequestError(`no AXL schema is in the local cache; run ${downloadTool} first`);
+      if (input.operation) {
+        const fields = await cache.describe(version, input.operation, input.depth);
+        return structuredReply({ version, operation: input.operation, request_fields: fields });
+      }
+      const operations = await cache.operations(version, input.pattern);
+      return structuredReply({
+        version,
+        ...(input.pattern ? { pattern: input.pattern } : {}),
+        count: operations.length,
+        operations,
+      });
+    },
+  });
+}

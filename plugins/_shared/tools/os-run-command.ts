@@ -1,0 +1,54 @@
+import {
+  ProfilePermissionError,
+  structuredReply,
+  toolsFor,
+  z,
+  type Product,
+} from '../../../kernel/sdk/index.ts';
+import { validateCommand } from '../vos/command-policy.ts';
+import { hostField } from './credential-input.ts';
+import type { VosState } from './plugin-state.ts';
+import { PRODUCT_LABEL } from './product-labels.ts';
+
+/** `<product>_os_run_command`: one VOS CLI command in the pooled interactive shell of a node. */
+export function osRunCommandTool(product: Product, trustTool: string) {
+  return toolsFor<VosState>()({
+    name: 'os_run_command',
+    title: `Run a ${PRODUCT_LABEL[product]} VOS CLI command`,
+    description:
+      `Runs one VOS CLI command (e.g. "show version active", "utils service list") on a ${PRODUCT_LABEL[product]} node over SSH with your stored OS credentials. ` +
+      "The command must be a single line of printable ASCII and match your profile's SSH allowlist as a whole. One shell per node is kept open and reused, pagination off. " +
+      `A command that asks "Continue (y/n)?" is answered "n" and refused unless confirm is true (admin profile only). The first connection to a node is refused until its host key is trusted with ${trustTool}.`,
+    input: {
+      host: hostField,
+      command: z.string().min(1).max(512).describe('One VOS CLI command line'),
+      confirm: z.boolean().default(false).describe('Answer "y" to a (y/n) question (admin only)'),
+      timeout_s: z
+        .number()
+        .int()
+        .min(1)
+        .max(900)
+        .optional()
+        .describe('Overrides the time budget (show 30 s, utils service list 120 s, ...)'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    access: { allowlist: 'ssh', subject: (i) => validateCommand(i.command) },
+    service: 'ssh',
+    async handler(input, ctx) {
+      if (input.confirm && ctx.caller.profile !== 'admin')
+        throw new ProfilePermissionError('only the admin profile may confirm (y/n) questions of the CLI');
+      const r = await ctx.shared.shells.run(ctx.vault, product, input.host, input.command, {
+        confirm: input.confirm,
+        ...(input.timeout_s ? { timeoutMs: input.timeout_s * 1000 } : {}),
+      });
+      return structuredReply({
+        host: input.host,
+        command: r.command,
+        output: r.output,
+        truncated: r.truncated,
+        reused_shell: r.reusedShell,
+        duration_ms: r.durationMs,
+      });
+    },
+  });
+}

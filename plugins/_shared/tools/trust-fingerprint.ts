@@ -1,0 +1,28 @@
+import { defineTool, structuredReply, z, type Product } from '../../../kernel/sdk/index.ts';
+import { hostField } from './credential-input.ts';
+import { PRODUCT_LABEL } from './product-labels.ts';
+
+/** `<product>_os_trust_fingerprint`: pins or rejects the SSH host key a node presented. */
+export function trustFingerprintTool(product: Product) {
+  return defineTool({
+    name: 'os_trust_fingerprint',
+    title: `Trust or reject a ${PRODUCT_LABEL[product]} SSH host key`,
+    description: `Decides on the SSH host key a ${PRODUCT_LABEL[product]} node presented: "trust" pins it (later connections must present exactly it), "reject" refuses it. The fingerprint must be the SHA256:... one the refused connection reported; compare it with "show ssh host-key" on the node's console first.`,
+    input: {
+      host: hostField,
+      fingerprint: z
+        .string()
+        .min(1)
+        .max(128)
+        .describe('SHA256:<base64> fingerprint, as the refusal showed it'),
+      action: z.enum(['trust', 'reject']).describe('trust pins the key; reject refuses it'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    access: { minProfile: 'admin' },
+    service: 'default',
+    async handler(input, ctx) {
+      const status = ctx.vault.hostKeys.decide(product, input.host, input.action, input.fingerprint);
+      return structuredReply({ ...status });
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
+import { credentialInput, phoneCredentialInput, toSecret } from './credential-input.ts';
+import { KIND_LABEL, PRODUCT_LABEL, kindPrefix, type CredentialToolSpec } from './product-labels.ts';
+
+/** `<product>_[<kind>_]update_credentials`: replaces a credential in the caller's own vault. */
+export function updateCredentialsTool(spec: CredentialToolSpec) {
+  const what = `${KIND_LABEL[spec.kind]} credentials`;
+  return defineTool({
+    name: `${kindPrefix(spec.kind, spec.primary)}update_credentials`,
+    title: `Update ${PRODUCT_LABEL[spec.product]} ${what}`,
+    description: `Replaces the ${what} stored for a ${PRODUCT_LABEL[spec.product]} host (all fields: username, password, address and TLS pins). Fails if none are stored. Open connections made with the old login are not reused.`,
+    // The phone kind adds its scheme; the handler's input is the same shape either way.
+    input: (spec.kind === 'phone' ? phoneCredentialInput : credentialInput) as typeof phoneCredentialInput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    access: { minProfile: 'operator' },
+    service: 'default',
+    async handler(input, ctx) {
+      const entry = await ctx.vault.update(spec.product, spec.kind, input.host, toSecret(input));
+      return structuredReply({ updated: true, ...entry });
+    },
+  });
+}

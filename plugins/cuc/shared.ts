@@ -1,0 +1,23 @@
+import { toolsFor, type PluginServices } from '../../kernel/sdk/index.ts';
+import type { VosState } from '../_shared/tools/plugin-state.ts';
+import { VosShellPool } from '../_shared/vos/shell-pool.ts';
+import { CupiClients } from './cupi/cupi-clients.ts';
+
+/** What the Unity Connection tools share: CUPI sessions (JSESSIONID reuse) and VOS CLI shells. */
+export interface CucShared extends VosState {
+  cupi: CupiClients;
+}
+
+export function setupCuc(_services: PluginServices): CucShared {
+  return { cupi: new CupiClients(), shells: new VosShellPool() };
+}
+
+export async function teardownCuc(shared: CucShared): Promise<void> {
+  shared.cupi.close();
+  await shared.shells.closeAll();
+}
+
+/** defineTool for this plugin's own tools (typed ctx.shared). */
+export const cucTool = toolsFor<CucShared>();
+
+export const CUC_CREDENTIALS = { product: 'cuc', primary: 'cupi' } as const;

@@ -1,0 +1,85 @@
+import { structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { hostField } from '../../_shared/tools/credential-input.ts';
+import type { JsonValue } from '../cupi/answers.ts';
+import { CUPI_PREFIX, canonicalCupiPath } from '../cupi/path-policy.ts';
+import { cucTool } from '../shared.ts';
+
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue),
+  ]),
+);
+
+/** The path of a Location the node returned, when it is itself a safe CUPI path (to call it next). */
+function locationPath(location: string | undefined): string | undefined {
+  if (location === undefined) return undefined;
+  try {
+    const path = location.startsWith('/') ? location : new URL(location).pathname;
+    return path.startsWith(CUPI_PREFIX) ? canonicalCupiPath(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `cuc_cupi_call`: any CUPI request the caller's allowlist permits. The path is checked twice against
+ * the path policy (subject and client) and is the only part of the URL the caller controls: the host,
+ * port and TLS pinning come from the stored credential. Query parameters are a separate object that
+ * is encoded here, never a "?" in the path.
+ */
+export default cucTool({
+  name: 'cupi_call',
+  title: 'Call the Unity Connection REST API (CUPI)',
+  description:
+    'Sends one CUPI request (GET, POST, PUT or DELETE) to a path under /vmrest/ on a Unity Connection node, with your stored CUPI credentials, JSON in and out. ' +
+    'Give the path only (e.g. /vmrest/users/<ObjectId>): absolute URLs, other hosts, "..", encoded or double-encoded traversal, backslashes, "@", fragments and control characters are refused before anything is sent. ' +
+    'Query parameters go in "query" (e.g. {"templateAlias":"voicemailusertemplate"} to create a user), not in the path. The body (POST, PUT) is sent as JSON. ' +
+    "Returns the HTTP status, the Location of a created object (201; location_path is its path for the next call) and the answer body (JSON, or text). Any non-2xx answer is a CUPIError with the node's status and message. " +
+    'Checked against your profile\'s CUPI allowlist as "METHOD /vmrest/...".',
+  input: {
+    host: hostField,
+    method: z.enum(['GET', 'POST', 'PUT', 'DELETE']).describe('HTTP method'),
+    path: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe('Path under /vmrest/, e.g. /vmrest/users or /vmrest/users/<ObjectId>'),
+    query: z
+      .record(z.string().max(64), z.union([z.string().max(1024), z.number(), z.boolean()]))
+      .optional()
+      .describe('Query parameters, e.g. {"templateAlias":"voicemailusertemplate"}; encoded for you'),
+    body: z
+      .union([z.record(z.string(), jsonValue), z.array(jsonValue)])
+      .optional()
+      .describe('JSON body for POST and PUT, e.g. {"Alias":"jdoe","DtmfAccessId":"1234"}'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // Runs after validation; an unsafe path throws BAD_REQUEST here, before the allowlist and any I/O.
+  access: { allowlist: 'cupi', subject: (i) => `${String(i.method)} ${canonicalCupiPath(String(i.path))}` },
+  service: 'cupi',
+  async handler(input, ctx) {
+    if (input.method !== 'GET')
+      ctx.log.info({ host: input.host, method: input.method, path: input.path }, 'CUPI write');
+    const r = await ctx.shared.cupi.request(ctx.vault, input.host, {
+      method: input.method,
+      path: input.path,
+      ...(input.query !== undefined ? { query: input.query } : {}),
+      ...(input.body !== undefined ? { body: input.body } : {}),
+    });
+    const next = locationPath(r.location);
+    return structuredReply({
+      host: input.host,
+      method: input.method,
+      path: r.path,
+      status: r.status,
+      ...(r.location !== undefined ? { location: r.location } : {}),
+      ...(next !== undefined ? { location_path: next } : {}),
+      ...(r.body !== undefined ? { body: r.body } : {}),
+    });
+  },
+});

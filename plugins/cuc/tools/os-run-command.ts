@@ -1,0 +1,3 @@
+import { osRunCommandTool } from '../../_shared/tools/os-run-command.ts';
+
+export default osRunCommandTool('cuc', 'cuc_os_trust_fingerprint');

@@ -1,0 +1,3 @@
+import { trustFingerprintTool } from '../../_shared/tools/trust-fingerprint.ts';
+
+export default trustFingerprintTool('cuc');

@@ -1,0 +1,38 @@
+// PNG in and out: a phone's own PNG is checked (dimensions first, then a full decode) and passed on
+// unchanged; every other format is encoded from RGBA.
+import { PNG } from 'pngjs';
+import { BadRequestError } from '../../../kernel/sdk/index.ts';
+import { checkDimensions, type RgbaImage } from './raster.ts';
+
+/** Signature (8) + IHDR length and type (8) + width and height (8). */
+const IHDR_END = 24;
+
+/**
+ * Checks that `buf` is a PNG that decodes, and returns its size. The IHDR dimensions are checked
+ * before pngjs decodes: it allocates the declared raster, so a forged header must not reach it.
+ */
+export function validatePng(buf: Buffer): { width: number; height: number } {
+  if (buf.length < IHDR_END || buf.toString('latin1', 12, 16) !== 'IHDR')
+    throw new BadRequestError('the PNG screenshot is truncated or does not start with its IHDR header');
+  const width = buf.readUInt32BE(16);
+  const height = buf.readUInt32BE(20);
+  checkDimensions(width, height, 'PNG screenshot');
+  let decoded: PNG;
+  try {
+    decoded = PNG.sync.read(buf);
+  } catch (err) {
+    throw new BadRequestError(
+      `the PNG screenshot does not decode (${(err as Error).message.slice(0, 120)})`,
+      {
+        cause: err,
+      },
+    );
+  }
+  return { width: decoded.width, height: decoded.height };
+}
+
+export function encodePng(image: RgbaImage): Buffer {
+  const png = new PNG({ width: image.width, height: image.height });
+  image.data.copy(png.data);
+  return PNG.sync.write(png);
+}

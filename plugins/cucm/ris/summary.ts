@@ -1,0 +1,62 @@
+// The JSON a query answers (the risport_query tool returns it as is): what was read, what stopped it,
+// one record per device, and counts an agent would otherwise compute from thousands of records.
+import type { RisOperation } from './constants.ts';
+import type { DeviceMerger, MergedDevice } from './devices.ts';
+import type { NodeTally, PagingOutcome } from './paging.ts';
+
+export interface RisAnswer {
+  operation: RisOperation;
+  complete: boolean;
+  stopped_because?: PagingOutcome['stoppedBecause'];
+  retry_after_seconds?: number;
+  error?: { code: string; message: string };
+  /** Pass back as `state_info` (same host, operation and criteria) to continue; absent when complete. */
+  state_info?: string;
+  /** When continuing: false if the server no longer held what earlier calls returned (restart, 15 min). */
+  dedupe_across_calls?: boolean;
+  answer_shape?: 'cucm15' | 'legacy';
+  requests: number;
+  records_read: number;
+  /** Records not returned as devices of their own: other nodes' copies, and devices already returned. */
+  duplicates_merged: number;
+  devices_returned: number;
+  /** Per CallManager node: records it sent, records it holds (StateInfo), devices returned as its. */
+  nodes: (NodeTally & { devices: number })[];
+  by_status: Record<string, number>;
+  devices: MergedDevice[];
+  /** The cluster's RisPort budget as this server sees it after the call. */
+  rate_limit: { per_minute: number; remaining: number };
+}
+
+export function summarise(
+  operation: RisOperation,
+  outcome: PagingOutcome,
+  merger: DeviceMerger,
+  o: { cursor?: string; dedupeAcrossCalls?: boolean; rate: RisAnswer['rate_limit'] },
+): RisAnswer {
+  const devices = merger.devices();
+  const perNode = new Map<string, number>();
+  const byStatus: Record<string, number> = {};
+  for (const d of devices) {
+    perNode.set(d.node, (perNode.get(d.node) ?? 0) + 1);
+    byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
+  }
+  return {
+    operation,
+    complete: outcome.complete,
+    ...(outcome.stoppedBecause ? { stopped_because: outcome.stoppedBecause } : {}),
+    ...(outcome.retryAfterSeconds !== undefined ? { retry_after_seconds: outcome.retryAfterSeconds } : {}),
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(o.cursor ? { state_info: o.cursor } : {}),
+    ...(o.dedupeAcrossCalls !== undefined ? { dedupe_across_calls: o.dedupeAcrossCalls } : {}),
+    ...(outcome.shape ? { answer_shape: outcome.shape } : {}),
+    requests: outcome.requests,
+    records_read: merger.records,
+    duplicates_merged: merger.records - devices.length,
+    devices_returned: devices.length,
+    nodes: outcome.nodes.map((n) => ({ ...n, devices: perNode.get(n.name) ?? 0 })),
+    by_status: byStatus,
+    devices,
+    rate_limit: o.rate,
+  };
+}

@@ -1,0 +1,3 @@
+import { axlCallTool } from '../../_shared/tools/axl-call.ts';
+
+export default axlCallTool('cucm');

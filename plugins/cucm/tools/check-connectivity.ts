@@ -1,0 +1,9 @@
+import { checkConnectivityTool } from '../../_shared/tools/check-connectivity.ts';
+import { axlProbe, sshProbe } from '../../_shared/tools/probes.ts';
+import type { CucmShared } from '../shared.ts';
+
+export default checkConnectivityTool<CucmShared>(
+  'cucm',
+  [axlProbe, { service: 'ris', run: (host, ctx) => ctx.shared.ris.probe(ctx.vault, host) }, sshProbe('cucm')],
+  'cucm_os_trust_fingerprint',
+);

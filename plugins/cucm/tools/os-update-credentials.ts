@@ -1,0 +1,4 @@
+import { updateCredentialsTool } from '../../_shared/tools/update-credentials.ts';
+import { CUCM_CREDENTIALS } from '../shared.ts';
+
+export default updateCredentialsTool({ ...CUCM_CREDENTIALS, kind: 'os' });

@@ -1,0 +1,120 @@
+import { structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { hostField } from '../../_shared/tools/credential-input.ts';
+import { RIS_OPERATIONS } from '../ris/constants.ts';
+import { cucmTool } from '../shared.ts';
+
+// RisPort70's enumerations (CmSelectionCriteria), so that a typo is refused here, not by the node after
+// spending one of the cluster's 15 requests per minute.
+const DEVICE_CLASSES = [
+  'Any',
+  'Phone',
+  'Gateway',
+  'H323',
+  'Cti',
+  'VoiceMail',
+  'MediaResources',
+  'HuntList',
+  'SIPTrunk',
+  'Unknown',
+] as const;
+const STATUSES = ['Any', 'Registered', 'UnRegistered', 'Rejected', 'PartiallyRegistered', 'Unknown'] as const;
+const SELECT_BY = ['Name', 'IPV4Address', 'IPV6Address', 'DirNumber', 'Description', 'SIPStatus'] as const;
+const PROTOCOLS = ['Any', 'SIP', 'SCCP', 'Unknown'] as const;
+const DOWNLOAD_STATUSES = ['Any', 'Upgrading', 'Successful', 'Failed', 'Unknown'] as const;
+
+export const risportQueryInput = {
+  host: hostField,
+  operation: z
+    .enum(RIS_OPERATIONS)
+    .default('selectCmDeviceExt')
+    .describe('selectCmDeviceExt (default) or selectCmDevice; same criteria and answer'),
+  device_class: z.enum(DEVICE_CLASSES).default('Any').describe('Device class to select'),
+  model: z
+    .number()
+    .int()
+    .min(0)
+    .max(99_999)
+    .default(255)
+    .describe('RisPort model enum number; 255 = any model'),
+  status: z.enum(STATUSES).default('Any').describe('Registration status to select'),
+  select_by: z.enum(SELECT_BY).default('Name').describe('What select_items are matched against'),
+  select_items: z
+    .array(z.string().min(1).max(256))
+    .min(1)
+    .max(1000)
+    .default(['*'])
+    .describe('Patterns with * wildcards, e.g. ["SEP0011*"], ["10.1.2.*"], ["1001"]'),
+  node_name: z.string().max(255).default('').describe('Only this CallManager node (name as RIS reports it)'),
+  protocol: z.enum(PROTOCOLS).default('Any').describe('Device protocol'),
+  download_status: z.enum(DOWNLOAD_STATUSES).default('Any').describe('Firmware download status'),
+  max_returned_devices: z
+    .number()
+    .int()
+    .min(1)
+    .max(2000)
+    .default(1000)
+    .describe('Records per request (the node caps it at 1000, or 2000 on recent releases)'),
+  max_devices: z
+    .number()
+    .int()
+    .min(1)
+    .max(50_000)
+    .default(2000)
+    .describe('Unique devices in this answer at most; past it the answer carries state_info'),
+  max_requests: z
+    .number()
+    .int()
+    .min(1)
+    .max(15)
+    .default(5)
+    .describe("Requests this call may spend of the cluster's 15 per minute"),
+  state_info: z
+    .string()
+    .max(64 * 1024)
+    .optional()
+    .describe('Cursor from an earlier answer: continue it (same host, operation and criteria)'),
+};
+
+/** `cucm_risport_query`: real-time registration of devices, every page, one record per device. */
+export default cucmTool({
+  name: 'risport_query',
+  title: 'Query CUCM device registration (RisPort70)',
+  description:
+    'Asks RisPort70 which devices are registered where (selectCmDevice / selectCmDeviceExt) with your stored AXL credentials, and returns one normalised record per device: name, node, status, status_reason {code, meaning} (0 registered, 6 connectivity error, 9 CallManager reset, 13 keep-alive timeout, 16 duplicate registration...), IP addresses, directory numbers, model, protocol, timestamp. ' +
+    'Pages with StateInfo automatically; a device several nodes report is returned once (Registered before other states, then the newest record), the other records listed in also_reported_by. ' +
+    'The cluster allows 15 RIS requests per minute shared by all clients: the server keeps to it, waits briefly for a free request, else stops. An answer that stops early (max_requests, max_devices, rate_limit with retry_after_seconds, error) says so in stopped_because and carries state_info: call again with the same arguments plus that state_info to continue. Needs cucm_download_ris_toolkit first.',
+  input: risportQueryInput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  access: { allowlist: 'ris', subject: (i) => String(i.operation) },
+  service: 'ris',
+  async handler(input, ctx) {
+    const answer = await ctx.shared.ris.query(
+      ctx.vault,
+      input.host,
+      {
+        operation: input.operation,
+        criteria: {
+          maxReturnedDevices: input.max_returned_devices,
+          deviceClass: input.device_class,
+          model: input.model,
+          status: input.status,
+          nodeName: input.node_name,
+          selectBy: input.select_by,
+          selectItems: input.select_items,
+          protocol: input.protocol,
+          downloadStatus: input.download_status,
+        },
+        ...(input.state_info ? { stateInfo: input.state_info } : {}),
+        maxDevices: input.max_devices,
+        maxRequests: input.max_requests,
+      },
+      ctx.signal,
+    );
+    if (answer.stopped_because)
+      ctx.log.info(
+        { host: input.host, stopped_because: answer.stopped_because, requests: answer.requests },
+        'RisPort query stopped early; the answer carries state_info',
+      );
+    return structuredReply({ host: input.host, ...answer });
+  },
+});

@@ -1,0 +1,198 @@
+// The whole product stack for end-to-end tests: the lab, a real kernel with every shipped plugin and a
+// license for all products, and real MCP clients for the admin, operator and auditor profiles. The
+// lab's credentials are stored through the product tools themselves, as an operator would.
+import assert from 'node:assert/strict';
+import { startTestLab } from '../lab/helpers.ts';
+import type { Lab, LabNodeInfo, LabOptions, LabProduct } from '../../lab/index.ts';
+import { labNode } from '../../lab/index.ts';
+import { seedVault } from '../../lab/demo/seed-vault.ts';
+import { startTestKernel, type TestKernel } from './kernel.ts';
+import { seedServerKeys } from './keys.ts';
+import { tempStateDir } from './state-dir.ts';
+import { connectMcp, startupToken, type ConnectedClient } from './mcp-client.ts';
+
+export type Role = 'admin' | 'operator' | 'auditor';
+export const ROLES: readonly Role[] = ['admin', 'operator', 'auditor'];
+
+export interface ProductStack {
+  lab: Lab;
+  k: TestKernel;
+  /** One MCP client per profile; the client names are `<role>1`. */
+  mcp: Record<Role, ConnectedClient>;
+  /** An admin-profile client (`scoped1`) whose product scope is only `scopedProducts`. */
+  scoped: ConnectedClient;
+  node(product: LabProduct, name?: string): LabNodeInfo;
+  /** Audit records written since `mark()` (or since start). */
+  auditSince(mark: number): Record<string, unknown>[];
+  mark(): number;
+  /** Calls a tool and fails the test with its error when it errs. */
+  ok(role: Role, tool: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Calls a tool that must fail; returns its error code and message. */
+  fails(
+    role: Role,
+    tool: string,
+    args?: Record<string, unknown>,
+  ): Promise<{ error: string; message: string }>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  lab?: LabOptions;
+  env?: Record<string, string>;
+  /**
+   * Roles whose vault gets every lab credential before the server starts (as `npm run demo` does).
+   * Their nodes' SSH host keys are pinned too. Default: operator and auditor, who may not decide on
+   * host keys (nor, the auditor, store credentials); the admin goes through the tools.
+   */
+  seedVaultFor?: Role[];
+  /** Product scope of the `scoped1` admin client (default cuc), to show refusals by product scope. */
+  scopedProducts?: string;
+}
+
+export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
+  const lab = await startTestLab(o.lab ?? {});
+  const state = tempStateDir('ucmcp-stack-');
+  let k: TestKernel | undefined;
+  try {
+    seedServerKeys(state.dir);
+    const seeded = o.seedVaultFor ?? ['operator', 'auditor'];
+    if (seeded.length > 0)
+      await seedVault(
+        state.dir,
+        seeded.map((r) => `${r}1`),
+        lab.info,
+      );
+    k = await startTestKernel({
+      stateDir: state.dir,
+      env: {
+        AUTH_CLIENTS: [
+          ...ROLES.map((r) => `${r}1:${r}:cucm+imp+cuc`),
+          `scoped1:admin:${o.scopedProducts ?? 'cuc'}`,
+        ].join(','),
+        AUTH_BCRYPT_COST: '4',
+        ...o.env,
+      },
+      license: { products: ['cucm', 'imp', 'cuc'] },
+    });
+    const kernel = k;
+    const mcp = {} as Record<Role, ConnectedClient>;
+    for (const r of ROLES) mcp[r] = await connectMcp(kernel, startupToken(kernel.stateDir, `${r}1`));
+    const scoped = await connectMcp(kernel, startupToken(kernel.stateDir, 'scoped1'));
+    const call = (role: Role, tool: string, args: Record<string, unknown> = {}) => mcp[role].call(tool, args);
+    return {
+      lab,
+      k: kernel,
+      mcp,
+      scoped,
+      node: (product, name) => labNode(lab.info, product, name),
+      mark: () => kernel.auditRecords().length,
+      auditSince: (mark) => kernel.auditRecords().slice(mark),
+      async ok(role, tool, args = {}) {
+        const r = await call(role, tool, args);
+        assert.equal(
+          r.isError,
+          undefined,
+          `${tool} as ${role}: ${JSON.stringify(r.structuredContent ?? r.content)}`,
+        );
+        return r.structuredContent ?? {};
+      },
+      async fails(role, tool, args = {}) {
+        const r = await call(role, tool, args);
+        assert.equal(
+          r.isError,
+          true,
+          `${tool} as ${role} should fail: ${JSON.stringify(r.structuredContent)}`,
+        );
+        const s = r.structuredContent as { error: string; message: string };
+        return { error: s.error, message: s.message };
+      },
+      async stop() {
+        for (const c of [...Object.values(mcp), scoped]) await c.close().catch(() => undefined);
+        await kernel.stop();
+        await lab.stop();
+        state.cleanup();
+      },
+    };
+  } catch (err) {
+    await k?.stop().catch(() => undefined);
+    await lab.stop();
+    state.cleanup();
+    throw err;
+  }
+}
+
+/** Credential arguments for a lab node's service, keyed by the node's name, as the demo stores them. */
+export function labCredential(
+  lab: Lab,
+  node: LabNodeInfo,
+  kind: 'axl' | 'os' | 'phone' | 'cupi',
+): Record<string, unknown> {
+  const cred = node.credentials[kind];
+  assert.ok(cred, `${node.name} has no ${kind} credentials`);
+  const port = kind === 'os' ? node.ports.ssh : kind === 'phone' ? node.ports.http : node.ports.https;
+  assert.ok(port, `${node.name} has no port for ${kind}`);
+  return {
+    host: node.name,
+    username: cred.user,
+    password: cred.password,
+    address: `${node.host}:${port}`,
+    ...(kind === 'phone' ? {} : { ca_cert_pem: lab.info.caCertPem }),
+  };
+}
+
+/**
+ * Gets a lab CUCM, IM&P or Unity Connection node ready for the admin (the other roles were seeded):
+ * AXL (CUPI for CUC) and OS credentials stored through the tools, the AXL toolkit downloaded once (the
+ * schema cache serves every client), the first SSH contact recorded by a connectivity check and the
+ * presented key trusted.
+ */
+export async function prepareNode(s: ProductStack, product: 'cucm' | 'imp' | 'cuc'): Promise<LabNodeInfo> {
+  const node = s.node(product);
+  await s.ok(
+    'admin',
+    `${product}_store_credentials`,
+    labCredential(s.lab, node, product === 'cuc' ? 'cupi' : 'axl'),
+  );
+  await s.ok('admin', `${product}_os_store_credentials`, labCredential(s.lab, node, 'os'));
+  if (product !== 'cuc') await s.ok('admin', `${product}_download_axl_toolkit`, { host: node.name });
+  const check = await s.ok('admin', `${product}_check_connectivity`, { host: node.name });
+  const ssh = (check.services as Record<string, Record<string, unknown>>).ssh;
+  assert.equal(ssh?.host_key, 'unknown', JSON.stringify(ssh));
+  assert.equal(ssh?.presented_fingerprint, node.sshHostKeyFingerprint);
+  await s.ok('admin', `${product}_os_trust_fingerprint`, {
+    host: node.name,
+    fingerprint: node.sshHostKeyFingerprint,
+    action: 'trust',
+  });
+  return node;
+}
+
+/** prepareNode for the CUCM, plus the admin's phone credentials for the first lab phone. */
+export async function prepareCucm(s: ProductStack): Promise<LabNodeInfo> {
+  await s.ok('admin', 'cucm_phone_store_credentials', labCredential(s.lab, s.node('phone'), 'phone'));
+  return prepareNode(s, 'cucm');
+}
+
+/**
+ * Every tool of a product refused for a client outside its product scope (even with the admin
+ * profile): a DENIED answer, nothing sent to the node, and an ACTIONS record naming the host.
+ */
+export async function assertRefusedOutsideScope(
+  s: ProductStack,
+  tools: string[],
+  host: string,
+): Promise<void> {
+  const mark = s.mark();
+  const sent = s.lab.state.log.requests.length + s.lab.state.log.commands.length;
+  for (const tool of tools) {
+    const r = await s.scoped.call(tool, { host });
+    assert.equal(r.isError, true, tool);
+    assert.equal((r.structuredContent as { error: string }).error, 'ProfilePermissionError', tool);
+  }
+  assert.equal(s.lab.state.log.requests.length + s.lab.state.log.commands.length, sent, 'nothing was sent');
+  const denied = s.auditSince(mark).filter((r) => r.event === 'ACTIONS' && r.client === 'scoped1');
+  assert.deepEqual(
+    denied.map((r) => [r.tool_name, r.result, r.host]),
+    tools.map((t) => [t, 'DENIED', host]),
+  );
+}
