@@ -1,5 +1,7 @@
-// The vendor-side command: key pair, manifest, bundle and license signing. It runs where the vendor
-// private key lives, never on a customer's server. See docs/integrity-and-license.md.
+// The vendor-side command: key pair, manifest, bundle and license signing, and upgrade packages. It runs
+// where the vendor private key lives, never on a customer's server. See docs/integrity-and-license.md
+// and docs/operations.md (Upgrades).
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PROJECT_ROOT } from '../kernel/paths.ts';
@@ -13,6 +15,7 @@ import {
 } from '../kernel/vendor/keys.ts';
 import { issueLicense, parseExpiry, parseProducts } from '../kernel/vendor/license.ts';
 import { signManifest } from '../kernel/vendor/manifest.ts';
+import { buildUpgradePackage } from '../kernel/vendor/upgrade-package.ts';
 
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -55,6 +58,27 @@ const COMMANDS: Record<string, { usage: string; options: ParseArgsConfig['option
       expires: { type: 'string' },
       'grace-days': { type: 'string' },
       out: { type: 'string' },
+    },
+  },
+  'upgrade-package': {
+    usage: `upgrade-package --from <release tree> --version <x.y.z> --key <private.pem> --out <dir>
+              [--previous <previous release tree>] [--min-from <x.y.z>] [--changelog <file>]
+              [--env-defaults <.env.example>] [--post-step <text>]...
+    Builds <out>/<product>-<version>.tar.gz (every shipped file, its integrity manifest signed afresh,
+    upgrade-manifest.json), its RSA-PSS signature .sig, its SHA-512 .sha512 (the value to publish in
+    DNS TXT) and the runner run_upgrade.ts. Files of --previous that the release no longer ships are
+    deleted by the upgrade; --min-from defaults to the previous release's version. The key must be an
+    installed publisher of the release tree.`,
+    options: {
+      from: { type: 'string' },
+      version: { type: 'string' },
+      key: { type: 'string' },
+      out: { type: 'string' },
+      previous: { type: 'string' },
+      'min-from': { type: 'string' },
+      changelog: { type: 'string' },
+      'env-defaults': { type: 'string' },
+      'post-step': { type: 'string', multiple: true },
     },
   },
 };
@@ -148,6 +172,28 @@ async function run(command: string, values: Record<string, unknown>, positionals
         writeFileAtomic(resolve(values.out), `${jwt}\n`, 0o600);
         process.stderr.write(`license for ${String(values.customer)} written to ${resolve(values.out)}\n`);
       } else process.stdout.write(`${jwt}\n`);
+      return;
+    }
+    case 'upgrade-package': {
+      const built = await buildUpgradePackage({
+        from: need(values, 'from'),
+        version: need(values, 'version'),
+        privateKey: loadVendorPrivateKey(need(values, 'key')),
+        out: need(values, 'out'),
+        ...(typeof values.previous === 'string' ? { previous: values.previous } : {}),
+        ...(typeof values['min-from'] === 'string' ? { minFromVersion: values['min-from'] } : {}),
+        ...(typeof values.changelog === 'string'
+          ? { changelog: readFileSync(values.changelog, 'utf8') }
+          : {}),
+        ...(typeof values['env-defaults'] === 'string'
+          ? { envExample: readFileSync(values['env-defaults'], 'utf8') }
+          : {}),
+        ...(Array.isArray(values['post-step']) ? { postUpgrade: values['post-step'].map(String) } : {}),
+      });
+      process.stdout.write(
+        `package:   ${built.file}\nsignature: ${built.signatureFile}\nrunner:    ${built.runnerFile}\n` +
+          `SHA-512 (publish it in DNS TXT): ${built.sha512}\n`,
+      );
       return;
     }
   }

@@ -57,6 +57,15 @@ export const configSchema = z
     LICENSE_CHECK_SECONDS: positiveInt.min(10).default(3600),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     REPORT_MAX_BYTES: positiveInt.max(1_073_741_824).default(10_485_760),
+    BACKUP_ENABLED: flag.default(true),
+    BACKUP_INTERVAL_HOURS: positiveInt.max(8760).default(168),
+    BACKUP_RETENTION_COUNT: positiveInt.max(1000).default(10),
+    BACKUP_SFTP_HOST: z.string().default(''),
+    BACKUP_SFTP_PORT: port.min(1).default(22),
+    BACKUP_SFTP_USER: z.string().default(''),
+    BACKUP_SFTP_PASSWORD_ENC: z.string().default(''),
+    BACKUP_SFTP_PATH: z.string().default(''),
+    BACKUP_SFTP_HOST_KEY: z.string().default(''),
   })
   .superRefine((cfg, ctx) => {
     const certSet = cfg.TLS_CERT_FILE !== '';
@@ -67,6 +76,21 @@ export const configSchema = z
         path: [certSet ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'],
         message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
       });
+    }
+    // SFTP upload is all or nothing: a half-configured target would fail at every backup instead of now.
+    if (cfg.BACKUP_SFTP_HOST !== '') {
+      for (const key of ['BACKUP_SFTP_USER', 'BACKUP_SFTP_PASSWORD_ENC', 'BACKUP_SFTP_HOST_KEY'] as const) {
+        if (cfg[key] === '')
+          ctx.addIssue({ code: 'custom', path: [key], message: 'required when BACKUP_SFTP_HOST is set' });
+      }
+      if (cfg.BACKUP_SFTP_HOST_KEY !== '' && !/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(cfg.BACKUP_SFTP_HOST_KEY)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BACKUP_SFTP_HOST_KEY'],
+          message:
+            'must be the host key fingerprint as ssh-keygen -lf prints it: SHA256:<43 base64 characters>',
+        });
+      }
     }
   });
 

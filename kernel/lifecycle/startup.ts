@@ -27,6 +27,8 @@ import { loadModules, openProfiles, type McpKernel } from './mcp-wiring.ts';
 import type { ProfileStore } from '../rbac/profile-store.ts';
 import { tlsRenewalWatchdog } from '../tls/renewal-watchdog.ts';
 import { runStep, type StepReport } from './steps.ts';
+import { backupWatchdog } from '../backup/watchdog.ts';
+import { removePidFile, writePidFile } from '../backup/server-process.ts';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -245,12 +247,16 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       };
     });
 
+    let markStarted = (): void => undefined;
+    const startedPromise = new Promise<void>((resolve) => (markStarted = resolve));
     let https!: HttpsServerHandle;
     await runStep(log, steps, 10, 'watchdogs', () => {
       watchdogs.register(tlsRenewalWatchdog(runtime, (m) => https.setCertificate(m)));
       watchdogs.register(authHousekeepingWatchdog(auth));
       watchdogs.register(integrity.watchdog());
       watchdogs.register(licenseGate.watchdog());
+      // Its first run waits for step 11, so the start's backup holds the state the start produced.
+      if (config.BACKUP_ENABLED) watchdogs.register(backupWatchdog(runtime, { ready: startedPromise }));
       watchdogs.start();
       return { outcome: 'ok', detail: { watchdogs: watchdogs.states().map((s) => s.name) } };
     });
@@ -292,6 +298,13 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       url: runtime.publicBaseUrl,
     });
     log.info({ url: runtime.publicBaseUrl, version: PACKAGE_VERSION }, 'server started');
+    // How backup_restore --replace (and the offline commands) find this server; removed at shutdown.
+    try {
+      writePidFile(paths.root);
+    } catch (err) {
+      log.error({ err }, 'could not write server.pid; offline commands will not see this server running');
+    }
+    markStarted();
 
     let stopping: Promise<void> | undefined;
     return {
@@ -305,6 +318,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
           audit.write({ event: 'SERVER', status: 'SHUTDOWN_INITIATED', signal });
           log.info({ signal }, 'shutdown initiated');
           await watchdogs.stop();
+          removePidFile(paths.root);
           await licenseGate.close();
           await mcp.close();
           await https.close(config.SHUTDOWN_GRACE_MS);

@@ -64,6 +64,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly backupLastTimestamp = new Gauge({
+    name: `${PREFIX}backup_last_success_timestamp_seconds`,
+    help: 'Unix time of the last backup written (0: none yet since start)',
+    registers: [this.registry],
+  });
+  readonly backupLastBytes = new Gauge({
+    name: `${PREFIX}backup_last_size_bytes`,
+    help: 'Size of the last backup written, in bytes',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
     // The spec's three watchdogs are always listed, so a scrape shows one that has never run.

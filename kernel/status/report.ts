@@ -1,9 +1,9 @@
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { KernelRuntime } from '../runtime.ts';
+import { backupStatus } from '../backup/status.ts';
 
 /** The GET /status body: every field its real current value (functional spec, HTTP endpoints). */
 export function statusReport(rt: KernelRuntime): Record<string, unknown> {
-  const last = rt.lastBackup;
   return {
     server: {
       name: rt.config.SERVER_NAME,
@@ -18,9 +18,7 @@ export function statusReport(rt: KernelRuntime): Record<string, unknown> {
       products: rt.license.products,
       reason: rt.license.reason,
     },
-    backup: last
-      ? { last: { timestamp: last.timestamp, filename: last.filename } }
-      : { last: null, message: 'no backup yet' },
+    backup: backupStatus(rt),
     security: { blacklisted_ips: rt.auth.blacklist.activeCount() },
     modules: rt.modules,
     clients: { active: rt.clients.size },

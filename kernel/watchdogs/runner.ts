@@ -1,6 +1,9 @@
 import type { AppLogger } from '../logging/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
+/** The longest delay setTimeout honours. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface Watchdog {
   name: string;
   intervalMs: number;
@@ -73,9 +76,15 @@ export class WatchdogRunner {
   private arm(name: string, delay: number): void {
     const entry = this.dogs.get(name);
     if (!entry || this.abort.signal.aborted) return;
+    // Node fires a timer longer than 2^31-1 ms (24.8 days) after 1 ms: wait in steps instead.
+    const step = Math.min(delay, MAX_TIMER_MS);
     entry.timer = setTimeout(() => {
+      if (delay > step) {
+        this.arm(name, delay - step);
+        return;
+      }
       void this.execute(name).finally(() => this.arm(name, entry.dog.intervalMs));
-    }, delay);
+    }, step);
   }
 
   private async execute(name: string): Promise<void> {

@@ -1,5 +1,7 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { DEMO_CREDENTIALS } from '../credentials.ts';
 import type { LabProfile } from '../types.ts';
+import type { CupiObject } from './cupi/store.ts';
 import { CupiStore } from './cupi/store.ts';
 
 /** Weak profile: the PIN many users still have from the install-time template. */
@@ -8,10 +10,68 @@ export const DEFAULT_PIN = '12345';
 const stamp = (daysAgo: number): string =>
   new Date(Date.now() - daysAgo * 86_400_000).toISOString().replace('T', ' ').slice(0, 23);
 
+/** The roles Unity Connection ships with (CUPI `/vmrest/roles`). */
+export const CUC_ROLES = [
+  ['Audit Administrator', 'Manages audit logging'],
+  ['Greeting Administrator', 'Records call handler greetings by phone'],
+  ['Help Desk Administrator', 'Resets user PINs and passwords and unlocks accounts'],
+  ['Mailbox Access Delegate Account', 'Reads and sends messages on behalf of any user'],
+  ['Remote Administrator', 'Administers the database with remote tools'],
+  ['System Administrator', 'Full administration of the system'],
+  ['Technician', 'Runs diagnostics and reads system settings'],
+  ['User Administrator', 'Creates, changes and deletes users'],
+] as const;
+
 /**
- * The Unity Connection directory as shipped to the lab. Every weakness the CUC audit looks for is seeded
- * here, under `profile === 'weak'`: default PINs that never expire, a PIN policy without length or
- * trivial-PIN checks.
+ * Dial strings of a restriction table, in order: the pattern and whether a number matching it is
+ * refused. The last one is always `*`, the catch-all.
+ */
+type Patterns = [pattern: string, blocked: boolean][];
+
+/**
+ * The restriction tables (names as Unity Connection ships them). Hardened: dial-out tables allow internal
+ * four-digit extensions and local numbers behind the access code 9 and refuse everything else; the
+ * system transfer table refuses all. Weak: the shipped shape (international and long distance refused,
+ * everything else allowed), except that someone opened international transfers in Default Transfer and
+ * every destination in Default System Transfer, which unidentified callers use.
+ */
+function restrictionTables(weak: boolean): [string, Patterns][] {
+  const hardenedDialOut: Patterns = [
+    ['????', false],
+    ['9???????', false],
+    ['*', true],
+  ];
+  const shipped: Patterns = [
+    ['9011*', true],
+    ['91??????????', true],
+    ['*', false],
+  ];
+  const dialOut = weak ? shipped : hardenedDialOut;
+  return [
+    ['Default Fax', dialOut],
+    ['Default Outdial', dialOut],
+    ['Default System Transfer', weak ? [['*', false]] : [['*', true]]],
+    [
+      'Default Transfer',
+      weak
+        ? [
+            ['9011*', false],
+            ['91??????????', true],
+            ['*', false],
+          ]
+        : hardenedDialOut,
+    ],
+    // Restricts which numbers users may add as alternate extensions, not what Connection dials.
+    ['User-Defined and Automatically-Added Alternate Extensions', [['*', false]]],
+  ];
+}
+
+/**
+ * The Unity Connection directory as shipped to the lab. Every weakness the CUC audit looks for in the
+ * directory is seeded here, under `profile === 'weak'` (the list is lab/weaknesses/cuc.ts): PINs still
+ * as created and set never to expire, a PIN policy and a web-application password policy without
+ * length, expiry, history or lockout, a mailbox user holding the System Administrator role, and
+ * restriction tables that let calls out to international and long-distance numbers.
  */
 export function seedCuc(profile: LabProfile): CupiStore {
   const weak = profile === 'weak';
@@ -29,6 +89,15 @@ export function seedCuc(profile: LabProfile): CupiStore {
     'credentialpolicies',
     'CredentialPolicies',
     'CredentialPolicy',
+    ['DisplayName'],
+    'DisplayName',
+  );
+
+  const roles = store.define('roles', 'Roles', 'Role', ['RoleName'], 'RoleName');
+  const tables = store.define(
+    'restrictiontables',
+    'RestrictionTables',
+    'RestrictionTable',
     ['DisplayName'],
     'DisplayName',
   );
@@ -76,6 +145,31 @@ export function seedCuc(profile: LabProfile): CupiStore {
     ['abaker', 'Alan', 'Baker', '1007'],
     ['abrown', 'Ann', 'Brown', '1009'],
   ];
+  const roleIds = new Map<string, string>(
+    CUC_ROLES.map(([name, description]) => [
+      name,
+      store.create(roles, { RoleName: name, RoleDescription: description, IsEnabled: 'true' })
+        .ObjectId as string,
+    ]),
+  );
+  const grant = (userId: string, alias: string, roleName: string): void => {
+    const roleId = roleIds.get(roleName) as string;
+    const id = randomUUID();
+    const held: CupiObject = {
+      URI: `/vmrest/users/${userId}/userroles/${id}`,
+      ObjectId: id,
+      UserObjectId: userId,
+      UserURI: `/vmrest/users/${userId}`,
+      RoleObjectId: roleId,
+      RoleURI: `/vmrest/roles/${roleId}`,
+      RoleName: roleName,
+      Alias: alias,
+    };
+    store.userRoles.set(userId, [...(store.userRoles.get(userId) ?? []), held]);
+  };
+  // The account the CUPI credential signs in as: an administrator without a mailbox.
+  grant(randomUUID(), DEMO_CREDENTIALS.cupi.user, 'System Administrator');
+
   people.forEach(([alias, first, last, ext], i) => {
     const u = store.create(users, {
       Alias: alias,
@@ -98,6 +192,10 @@ export function seedCuc(profile: LabProfile): CupiStore {
       HackCount: '0',
       TimeChanged: onDefault ? stamp(400) : stamp(20),
     });
+    // Receptionist duty: recording greetings by phone is a role a mailbox user may well hold.
+    if (alias === 'abaker') grant(u.ObjectId as string, alias, 'Greeting Administrator');
+    // Weak: an end user with a mailbox was made a full administrator (and so may use CUPI).
+    if (weak && alias === 'mlee') grant(u.ObjectId as string, alias, 'System Administrator');
   });
   store.create(users, {
     Alias: 'undeliverablemessagesmailbox',
@@ -129,5 +227,30 @@ export function seedCuc(profile: LabProfile): CupiStore {
     IsPrimary: 'false',
     CreationTime: stamp(400),
   });
+
+  for (const [name, patterns] of restrictionTables(weak)) {
+    const t = store.create(tables, {
+      DisplayName: name,
+      MinDigits: '1',
+      MaxDigits: '30',
+      DefaultBlocked: String(patterns[patterns.length - 1]?.[1] ?? false),
+      Undeletable: 'true',
+    });
+    const tableId = t.ObjectId as string;
+    store.restrictionPatterns.set(
+      tableId,
+      patterns.map(([pattern, blocked], seq) => {
+        const id = randomUUID();
+        return {
+          URI: `/vmrest/restrictiontables/${tableId}/restrictionpatterns/${id}`,
+          ObjectId: id,
+          RestrictionTableObjectId: tableId,
+          NumberPattern: pattern,
+          Blocked: String(blocked),
+          SequenceNumber: String(seq),
+        };
+      }),
+    );
+  }
   return store;
 }

@@ -9,17 +9,25 @@ import { nodeFacts } from '../vos/facts.ts';
 import { initialOsState } from '../vos/node-os.ts';
 import { cupiHandler } from './cupi/router.ts';
 import { SessionTable } from './cupi/sessions.ts';
+import { cucDrfLogs } from './drf.ts';
 import { seedCuc } from './seed.ts';
 import type { CucState } from './state.ts';
+import { unityDirDb } from './unitydirdb.ts';
 
 export const CUC_NODE = 'cuc-pub';
 
 export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const facts = nodeFacts('cuc', CUC_NODE, opts.profile);
+  const cupi = seedCuc(opts.profile);
+  // The CLI reads the same directory CUPI serves (`show cuc dbview`), and the DRF logs (`file list`).
+  const facts = {
+    ...nodeFacts('cuc', CUC_NODE, opts.profile),
+    listFiles: cucDrfLogs(CUC_NODE, opts.profile),
+    unitydirdb: unityDirDb(cupi),
+  };
   const state: CucState = {
     node: CUC_NODE,
-    cupi: seedCuc(opts.profile),
+    cupi,
     sessions: new SessionTable(),
     os: initialOsState(CUC_NODE, 'cuc', opts.profile),
   };

@@ -8,6 +8,9 @@ import {
   CREDENTIAL_PIN,
   CUCM_TABLES,
   ENTERPRISE_NODE,
+  PATTERN_ROUTE,
+  SERVICE_AUDIT_EVENT,
+  SERVICE_CALLMANAGER,
   SERVICE_ENTERPRISE_WIDE,
 } from './db/schema.ts';
 import * as T from './db/types.ts';
@@ -107,37 +110,50 @@ export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitP
 
   const ptInternal = ins('routepartition', { name: 'PT_Internal', description: 'Internal extensions' });
   const ptPstn = ins('routepartition', { name: 'PT_PSTN', description: 'PSTN route patterns' });
-  const cssInternal = ins('callingsearchspace', {
-    name: 'CSS_Internal',
-    description: 'Internal only',
-    clause: 'PT_Internal',
-  });
-  ins('callingsearchspacemember', {
-    fkcallingsearchspace: cssInternal.pkid,
-    fkroutepartition: ptInternal.pkid,
-    sortorder: '1',
-  });
-  const cssNational = ins('callingsearchspace', {
-    name: 'CSS_National',
-    description: 'Internal and national',
-    clause: 'PT_Internal:PT_PSTN',
-  });
-  ins('callingsearchspacemember', {
-    fkcallingsearchspace: cssNational.pkid,
-    fkroutepartition: ptInternal.pkid,
-    sortorder: '1',
-  });
-  ins('callingsearchspacemember', {
-    fkcallingsearchspace: cssNational.pkid,
-    fkroutepartition: ptPstn.pkid,
-    sortorder: '2',
-  });
+  const ptIntl = ins('routepartition', { name: 'PT_International', description: 'International PSTN' });
+  const css = (name: string, description: string, partitions: Row[]): Row => {
+    const row = ins('callingsearchspace', {
+      name,
+      description,
+      clause: partitions.map((p) => p.name).join(':'),
+    });
+    partitions.forEach((p, i) =>
+      ins('callingsearchspacemember', {
+        fkcallingsearchspace: row.pkid,
+        fkroutepartition: p.pkid,
+        sortorder: String(i + 1),
+      }),
+    );
+    return row;
+  };
+  const cssInternal = css('CSS_Internal', 'Internal only', [ptInternal]);
+  // The phones' CSS reaches international numbers in both profiles; hardened, only with a forced
+  // authorization code (FAC) on the international pattern, which is how toll fraud is kept in check.
+  const cssNational = css('CSS_National', 'Internal, national and international', [
+    ptInternal,
+    ptPstn,
+    ptIntl,
+  ]);
+  const routePattern = (pattern: string, partition: Row, description: string, fac: boolean): void => {
+    ins('numplan', {
+      dnorpattern: pattern,
+      fkroutepartition: partition.pkid,
+      description,
+      tkpatternusage: PATTERN_ROUTE,
+      authorizationrequired: fac ? 't' : 'f',
+      authorizationlevelrequired: fac ? '10' : '0',
+    });
+  };
+  routePattern('9.[2-9]XXXXXXXXX', ptPstn, 'National PSTN', false);
+  routePattern('9.011!', ptIntl, 'International PSTN', !weak);
+  routePattern('9.011!#', ptIntl, 'International PSTN, end of dialling', !weak);
 
   const phoneProfile = ins('securityprofile', {
     name: 'Universal Device Template - Model-independent Security Profile',
     tkmodel: '0',
     tkdeviceprotocol: '11',
     tksecuritymode: weak ? '1' : '3',
+    enabledigestauthentication: weak ? 'f' : 't',
   });
   const nonSecure = ins('securityprofile', {
     name: 'Non Secure SIP Trunk Profile',
@@ -242,7 +258,13 @@ export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitP
   endUser('rjones', 'Rita', 'Jones', 'Lab-User-Pass3!', weak ? '11111' : '582036');
 
   const phones = { partition: ptInternal, securityProfile: phoneProfile, users };
-  seedPhones(db, DEMO_PHONES, { ...phones, pool: dpHq, css: cssNational });
+  // Weak: the lobby phone (the one without an owner) registered itself while auto-registration was on
+  // and was never configured: it keeps the DN from the auto-registration range and the "Auto <dn>"
+  // description CUCM gives such phones, and a CSS that reaches the PSTN.
+  const demoPhones = weak
+    ? DEMO_PHONES.map((p) => (p.owner ? p : { ...p, dn: '9000', description: 'Auto 9000' }))
+    : DEMO_PHONES;
+  seedPhones(db, demoPhones, { ...phones, pool: dpHq, css: cssNational });
   seedPhones(db, bulkPhones(extraPhones), { ...phones, pool: dpDefault, css: cssInternal });
 
   const trunk = ins('device', {
@@ -253,8 +275,10 @@ export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitP
     tkproduct: T.SIP_TRUNK_MODEL,
     tkdeviceprotocol: T.PROTOCOL_SIP,
     fkdevicepool: dpHq.pkid,
-    fkcallingsearchspace: cssNational.pkid,
+    // Inbound calls from the SBC with a CSS reaching the PSTN can be sent straight back out (toll fraud).
+    fkcallingsearchspace: weak ? cssNational.pkid : cssInternal.pkid,
     fksecurityprofile: weak ? nonSecure.pkid : encrypted.pkid,
+    srtpallowed: weak ? 'f' : 't',
   });
   ins('siptrunkdestination', {
     fkdevice: trunk.pkid,
@@ -281,8 +305,20 @@ export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitP
     'URLAuthentication',
     `https://${CUCM_PUBLISHER}:8443/ccmcip/authenticate.jsp`,
   );
-  param(pub, '0', 'CdrEnabled', weak ? 'F' : 'T', '1');
-  param(pub, '0', 'T302Timer', '15000', '2');
-  param(sub, '0', 'CdrEnabled', weak ? 'F' : 'T', '1');
+  // TLS cipher suites of the node's TLS interfaces (an enterprise parameter; the option text as value).
+  param(
+    enterprise,
+    SERVICE_ENTERPRISE_WIDE,
+    'TLSCiphers',
+    weak ? 'ALL_CIPHERS RSA Preferred' : 'Strongest - AES-256 SHA-384 Only: RSA Preferred',
+  );
+  for (const node of [pub, sub]) {
+    param(node, SERVICE_CALLMANAGER, 'CdrEnabled', weak ? 'F' : 'T', '1');
+    // A call from the PSTN transferred back to the PSTN is the classic toll-fraud path.
+    param(node, SERVICE_CALLMANAGER, 'BlockOffnetToOffnetTransfer', weak ? 'F' : 'T', '1');
+  }
+  param(pub, SERVICE_CALLMANAGER, 'T302Timer', '15000', '2');
+  // The application audit log (who changed what in the administration pages, AXL and the CLI).
+  param(pub, SERVICE_AUDIT_EVENT, 'AuditLogEnabled', weak ? 'F' : 'T', '1');
   return db;
 }

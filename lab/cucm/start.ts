@@ -7,6 +7,7 @@ import type { LabNodeInfo } from '../types.ts';
 import { nodeFacts } from '../vos/facts.ts';
 import { initialOsState } from '../vos/node-os.ts';
 import { cucmOperations } from './axl/operations.ts';
+import { cucmFiles } from './files.ts';
 import { cucmHandler } from './node.ts';
 import { seedRegistrations } from './ris/registrations.ts';
 import { RIS_PATH, risRateLimit } from './ris/service.ts';
@@ -17,7 +18,7 @@ import type { CucmState } from './state.ts';
 export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; info: LabNodeInfo }> {
   const { opts } = ctx;
   const db = seedCucm(opts.profile, opts.extraPhones, opts.risRateLimitPerMinute);
-  const facts = nodeFacts('cucm', CUCM_PUBLISHER, opts.profile);
+  const facts = { ...nodeFacts('cucm', CUCM_PUBLISHER, opts.profile), listFiles: cucmFiles(opts.profile) };
   const state: CucmState = {
     node: CUCM_PUBLISHER,
     db,

@@ -1,4 +1,4 @@
-import { DEMO_CREDENTIALS } from '../credentials.ts';
+import { DEMO_CREDENTIALS, WEAK_APP_USER } from '../credentials.ts';
 import { setCredential } from '../cucm/db/credentials.ts';
 import { defaultCredentialPolicy } from '../cucm/seed.ts';
 import { CREDENTIAL_PASSWORD } from '../cucm/db/schema.ts';
@@ -10,6 +10,24 @@ import { IMP_TABLES } from './schema.ts';
 
 export const IMP_SUBSCRIBER = 'imp-sub1';
 export const IMP_VERSION = '15.0.1.10000(12)';
+
+/**
+ * IM&P security settings as the lab stores them (lab names, in processconfig on the publisher): name,
+ * weak value, hardened value. Federation is in use in both profiles; only its protection differs.
+ */
+const IMP_PARAMETERS: [string, [string, string]][] = [
+  // Jabber clients must negotiate TLS before authenticating on the XMPP client port.
+  ['XmppTlsRequired', ['F', 'T']],
+  ['XmppFederationEnabled', ['T', 'T']],
+  // Server-to-server XMPP: without TLS, federated messages and presence cross the internet in clear.
+  ['XmppFederationTlsRequired', ['F', 'T']],
+  // 'allow': any XMPP domain may federate; 'deny': only the listed partner domains.
+  ['XmppFederationPolicy', ['allow', 'deny']],
+  ['XmppFederationAllowedDomains', ['', 'partner.example.net']],
+  // Application audit log (administrator actions) and its copy to a remote syslog server.
+  ['AuditLogEnabled', ['F', 'T']],
+  ['AuditLogRemoteSyslogServer', ['', 'syslog.lab.example.com']],
+];
 
 /** The IM&P node's database as shipped to the lab; weaknesses only under `profile === 'weak'`. */
 export function seedImp(profile: LabProfile): Database {
@@ -44,19 +62,41 @@ export function seedImp(profile: LabProfile): Database {
   });
 
   const policy = ins('credentialpolicy', defaultCredentialPolicy(weak));
-  const axlGroup = ins('dirgroup', { name: 'Standard AXL API Access' });
-  const app = ins('applicationuser', {
-    name: DEMO_CREDENTIALS.axl.user,
-    description: 'AXL integration account',
-  });
-  setCredential(
-    db,
-    { fkapplicationuser: app.pkid as string },
-    CREDENTIAL_PASSWORD,
-    DEMO_CREDENTIALS.axl.password,
-    { fkcredentialpolicy: policy.pkid },
+  // Application users and roles are synchronised from CUCM; the IM&P copy is what its own admin pages
+  // and AXL authorise against, so the audit reads it here.
+  const groups = new Map<string, string>();
+  for (const name of ['Standard AXL API Access', 'Standard CCM Super Users'])
+    groups.set(name, ins('dirgroup', { name }).pkid as string);
+  const appUser = (
+    name: string,
+    description: string,
+    password: string,
+    roles: string[],
+    standard = false,
+  ): void => {
+    const app = ins('applicationuser', { name, description, isstandard: standard ? 't' : 'f' });
+    setCredential(db, { fkapplicationuser: app.pkid as string }, CREDENTIAL_PASSWORD, password, {
+      fkcredentialpolicy: policy.pkid,
+    });
+    for (const g of roles)
+      ins('applicationuserdirgroupmap', { fkapplicationuser: app.pkid, fkdirgroup: groups.get(g) ?? null });
+  };
+  appUser(
+    DEMO_CREDENTIALS.ccmAdmin.user,
+    'Installation administrator',
+    DEMO_CREDENTIALS.ccmAdmin.password,
+    ['Standard CCM Super Users'],
+    true,
   );
-  ins('applicationuserdirgroupmap', { fkapplicationuser: app.pkid, fkdirgroup: axlGroup.pkid });
+  appUser(DEMO_CREDENTIALS.axl.user, 'AXL integration account', DEMO_CREDENTIALS.axl.password, [
+    'Standard AXL API Access',
+  ]);
+  // A service account that needs AXL only but was given super-user rights: the privileged-account finding.
+  if (weak)
+    appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [
+      'Standard CCM Super Users',
+      'Standard AXL API Access',
+    ]);
 
   const users: [string, string, string, string | undefined][] = [
     ['jsmith', 'John', 'Smith', pub.pkid ?? undefined],
@@ -74,12 +114,13 @@ export function seedImp(profile: LabProfile): Database {
     });
     if (node) ins('presenceuserassignment', { fkenduser: u.pkid, fkprocessnode: node });
   }
-  ins('processconfig', {
-    fkprocessnode: pub.pkid,
-    tkservice: '0',
-    paramname: 'XmppTlsRequired',
-    paramvalue: weak ? 'F' : 'T',
-    tkparam: '1',
-  });
+  for (const [name, value] of IMP_PARAMETERS)
+    ins('processconfig', {
+      fkprocessnode: pub.pkid,
+      tkservice: '0',
+      paramname: name,
+      paramvalue: weak ? value[0] : value[1],
+      tkparam: '1',
+    });
   return db;
 }

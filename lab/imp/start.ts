@@ -10,6 +10,7 @@ import { serveVosNode } from '../runtime.ts';
 import type { LabNodeInfo } from '../types.ts';
 import { nodeFacts } from '../vos/facts.ts';
 import { initialOsState } from '../vos/node-os.ts';
+import { drfLogs } from './drf.ts';
 import { impOperations } from './operations.ts';
 import { IMP_VERSION, seedImp } from './seed.ts';
 import type { ImpState } from './state.ts';
@@ -17,7 +18,7 @@ import type { ImpState } from './state.ts';
 export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
   const { opts } = ctx;
   const db = seedImp(opts.profile);
-  const facts = nodeFacts('imp', IMP_NODE, opts.profile);
+  const facts = { ...nodeFacts('imp', IMP_NODE, opts.profile), listFiles: drfLogs(IMP_NODE, opts.profile) };
   const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.profile) };
   const axl = axlEndpoint({
     node: IMP_NODE,

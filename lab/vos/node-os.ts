@@ -9,7 +9,8 @@ export function initialOsState(node: string, product: VosProduct, profile: LabPr
     product,
     tlsMinVersion: weak ? '1.0' : '1.2',
     fipsEnabled: !weak,
-    tomcatCertDays: weak && product === 'cucm' ? 10 : 730,
+    // Every node ships a tomcat certificate about to expire in the weak profile.
+    tomcatCertDays: weak ? 10 : 730,
     passwordMaxAgeDays: weak ? 0 : 90,
     passwordMinAgeDays: weak ? 0 : 1,
     restarts: 0,

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/sdk/index.ts';
+import { cucAuditPrompts, cucAuditResources } from './audit/index.ts';
 import { setupCuc, teardownCuc, type CucShared } from './shared.ts';
 import checkConnectivity from './tools/check-connectivity.ts';
 import cupiCall from './tools/cupi-call.ts';
@@ -37,8 +38,8 @@ export default definePlugin<CucShared>({
     osRunCommand,
     checkConnectivity,
   ],
-  prompts: [],
-  resources: [],
+  prompts: cucAuditPrompts,
+  resources: cucAuditResources,
   setup: setupCuc,
   teardown: teardownCuc,
 });

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/sdk/index.ts';
+import { cucmAuditPrompts, cucmAuditResources } from './audit/index.ts';
 import { setupCucm, teardownCucm, type CucmShared } from './shared.ts';
 import axlCall from './tools/axl-call.ts';
 import checkConnectivity from './tools/check-connectivity.ts';
@@ -51,8 +52,8 @@ export default definePlugin<CucmShared>({
     phoneDeleteCredentials,
     phoneScreenshot,
   ],
-  prompts: [],
-  resources: [],
+  prompts: cucmAuditPrompts,
+  resources: cucmAuditResources,
   setup: setupCucm,
   teardown: teardownCucm,
 });

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/sdk/index.ts';
+import { impAuditPrompts, impAuditResources } from './audit/index.ts';
 import { setupImp, teardownImp, type ImpShared } from './shared.ts';
 import axlCall from './tools/axl-call.ts';
 import checkConnectivity from './tools/check-connectivity.ts';
@@ -39,8 +40,8 @@ export default definePlugin<ImpShared>({
     osRunCommand,
     checkConnectivity,
   ],
-  prompts: [],
-  resources: [],
+  prompts: impAuditPrompts,
+  resources: impAuditResources,
   setup: setupImp,
   teardown: teardownImp,
 });

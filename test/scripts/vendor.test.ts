@@ -6,7 +6,9 @@ import { describe, it } from 'node:test';
 import { inspectLicense } from '../../kernel/license/evaluate.ts';
 import { verifyTree } from '../../kernel/integrity/verify.ts';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
+import { runUpgrade } from '../../kernel/upgrade/run.ts';
 import { tempStateDir } from '../helpers/state-dir.ts';
+import { installRelease, release1, release2, writeTree } from '../kernel/upgrade/fixture.ts';
 import { makeTree, publisherKey, runScript, signedTree, testKey } from '../kernel/integrity/fixture.ts';
 
 const vendor = testKey('vendor');
@@ -22,7 +24,7 @@ describe('scripts/vendor.ts', () => {
   it('--help lists every command; an unknown command or option is a usage error (exit 2)', async () => {
     const help = await runScript('vendor.ts', ['--help']);
     assert.equal(help.code, 0);
-    for (const c of ['keygen', 'sign-manifest', 'sign-bundle', 'issue-license'])
+    for (const c of ['keygen', 'sign-manifest', 'sign-bundle', 'issue-license', 'upgrade-package'])
       assert.match(help.stdout, new RegExp(c));
     const sub = await runScript('vendor.ts', ['issue-license', '--help']);
     assert.equal(sub.code, 0);
@@ -222,6 +224,57 @@ describe('scripts/vendor.ts', () => {
       assert.equal(report.bundles['acme-tools']?.source, 'bundle');
     } finally {
       tree.cleanup();
+    }
+  });
+  it('upgrade-package: a signed package the runner accepts; a tree of another version is refused', async () => {
+    const state = tempStateDir();
+    try {
+      const from = writeTree(join(state.dir, 'release-1.1.0'), release2());
+      const previous = writeTree(join(state.dir, 'release-1.0.0'), release1());
+      const changelog = join(state.dir, 'CHANGES.md');
+      writeFileSync(changelog, '- faster\n');
+      const out = join(state.dir, 'out');
+      const base = ['upgrade-package', '--from', from, '--key', keyFile(state.dir), '--out', out];
+      const wrong = await runScript('vendor.ts', [...base, '--version', '1.2.0']);
+      assert.equal(wrong.code, 1);
+      assert.match(wrong.stderr, /says 1\.1\.0, not 1\.2\.0/);
+      const r = await runScript('vendor.ts', [
+        ...base,
+        '--version',
+        '1.1.0',
+        '--previous',
+        previous,
+        '--changelog',
+        changelog,
+        '--post-step',
+        'Restart the agents.',
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const file = join(out, 'uc-mcp-server-1.1.0.tar.gz');
+      const sha = /SHA-512 \(publish it in DNS TXT\): ([0-9a-f]{128})/.exec(r.stdout)?.[1];
+      assert.equal(readFileSync(`${file}.sha512`, 'utf8'), `${sha}  uc-mcp-server-1.1.0.tar.gz\n`);
+      assert.ok(existsSync(`${file}.sig`) && existsSync(join(out, 'run_upgrade.ts')));
+
+      const install = await installRelease(join(state.dir, 'install'));
+      const plan = await runUpgrade({
+        packageFile: file,
+        root: install,
+        env: {},
+        dryRun: true,
+        expectSha512: sha,
+      });
+      assert.equal(plan.plan.to, '1.1.0');
+      assert.equal(plan.plan.changelog, '- faster\n');
+      assert.equal(plan.plan.postUpgrade.at(-1), 'Restart the agents.');
+      assert.deepEqual(
+        plan.plan.files.filter((f) => f.action === 'delete').map((f) => f.path),
+        ['kernel/old/legacy.ts'],
+      );
+      const again = await runScript('vendor.ts', [...base, '--version', '1.1.0']);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /never overwritten/);
+    } finally {
+      state.cleanup();
     }
   });
 });

@@ -15,7 +15,7 @@ import { pageOf, queryFilter, sorter } from './query.ts';
 import type { Format } from './render.ts';
 import { contentType, parseBody, renderError, renderList, renderObject } from './render.ts';
 import type { SessionTable } from './sessions.ts';
-import type { CupiCollection, CupiStore } from './store.ts';
+import type { CupiCollection, CupiObject, CupiStore } from './store.ts';
 import { CupiError } from './store.ts';
 
 export const CUC_VERSION = '15.0.1.10000-1';
@@ -53,6 +53,43 @@ function locate(store: CupiStore, rest: string): { c: CupiCollection; tail: stri
     }
   }
   return best;
+}
+
+/**
+ * The credential policies as `/vmrest/authenticationrules` shows them, under the field names that
+ * resource uses. One source of truth: the PIN change logic and `credentialpolicies` read the same
+ * objects, so the two resources never disagree (the lab serves the renamed view read-only).
+ */
+function authenticationRules(store: CupiStore): CupiObject[] {
+  return [...store.collection('credentialpolicies').items.values()].map((p) => ({
+    URI: `/vmrest/authenticationrules/${p.ObjectId ?? ''}`,
+    ObjectId: p.ObjectId ?? '',
+    DisplayName: p.DisplayName ?? '',
+    MinLength: p.MinLength ?? '',
+    TrivialCredChecking: p.TrivialCredentialChecks ?? '',
+    MaxDays: p.ExpiryDays ?? '',
+    MaxHacks: p.MaxHacks ?? '',
+    LockoutDuration: p.LockoutDuration ?? '',
+    HackResetTime: '30',
+    PrevCredCount: p.PreviousCredentialsToCheck ?? '',
+  }));
+}
+
+/** The lists below one object: a restriction table's dial strings, a user's roles. */
+function childList(
+  store: CupiStore,
+  parent: string,
+  sub: string,
+): { listName: string; objectName: string; items: (id: string) => CupiObject[] } | undefined {
+  if (parent === 'restrictiontables' && sub === 'restrictionpatterns')
+    return {
+      listName: 'RestrictionPatterns',
+      objectName: 'RestrictionPattern',
+      items: (id) => store.restrictionPatterns.get(id) ?? [],
+    };
+  if (parent === 'users' && sub === 'userroles')
+    return { listName: 'UserRoles', objectName: 'UserRole', items: (id) => store.userRoles.get(id) ?? [] };
+  return undefined;
 }
 
 /** CUPI under /vmrest/: HTTP Basic once, then the JSESSIONID cookie; XML unless JSON is accepted. */
@@ -117,6 +154,29 @@ export function cupiHandler(o: CupiOptions): (req: IncomingMessage, res: ServerR
         );
         return;
       }
+      if (rest === 'authenticationrules' || rest.startsWith('authenticationrules/')) {
+        if (method !== 'GET') throw new CupiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+        const [ruleId, ...more] = rest.split('/').slice(1);
+        const rules = authenticationRules(o.store);
+        if (ruleId === undefined) {
+          const all = rules.filter(queryFilter(query.get('query')));
+          const order = sorter(query.get('sort'));
+          if (order) all.sort(order);
+          const page = pageOf(all, query.get('rowsPerPage'), query.get('pageNumber'));
+          reply(
+            200,
+            renderList(format, 'AuthenticationRules', 'AuthenticationRule', all.length, page),
+            headers,
+            user,
+          );
+          return;
+        }
+        const rule = rules.find((r) => r.ObjectId === ruleId);
+        if (!rule || more.length > 0)
+          throw new CupiError(404, 'NOT_FOUND', `AuthenticationRule ${ruleId} not found`);
+        reply(200, renderObject(format, 'AuthenticationRule', rule), headers, user);
+        return;
+      }
       const target = locate(o.store, rest);
       if (!target) throw new CupiError(404, 'NOT_FOUND', `No resource at ${path}`);
       const { c, tail } = target;
@@ -172,6 +232,15 @@ export function cupiHandler(o: CupiOptions): (req: IncomingMessage, res: ServerR
       }
       const obj = c.items.get(id);
       if (!obj || extra.length > 0) throw new CupiError(404, 'NOT_FOUND', `${c.objectName} ${id} not found`);
+      const child = sub1 !== undefined && sub2 === undefined ? childList(o.store, c.path, sub1) : undefined;
+      if (child) {
+        // Read-only in the lab: the audit and the agent read these; nothing here changes them.
+        if (method !== 'GET') throw new CupiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+        const all = child.items(id).filter(queryFilter(query.get('query')));
+        const page = pageOf(all, query.get('rowsPerPage'), query.get('pageNumber'));
+        reply(200, renderList(format, child.listName, child.objectName, all.length, page), headers, user);
+        return;
+      }
       if (sub1 !== undefined) {
         if (c.path !== 'users' || sub1 !== 'credential' || sub2 !== 'pin')
           throw new CupiError(404, 'NOT_FOUND', `No resource at ${path}`);
@@ -215,6 +284,8 @@ export function cupiHandler(o: CupiOptions): (req: IncomingMessage, res: ServerR
       if (method === 'DELETE') {
         c.items.delete(id);
         o.store.pins.delete(id);
+        o.store.userRoles.delete(id);
+        o.store.restrictionPatterns.delete(id);
         o.log.write({ node: o.node, via: 'cupi', operation: `DELETE /vmrest/${c.path}`, target: id });
         reply(204, '', headers, user);
         return;

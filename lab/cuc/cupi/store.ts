@@ -42,6 +42,13 @@ export class CupiStore {
   readonly collections = new Map<string, CupiCollection>();
   /** User ObjectId to PIN. */
   readonly pins = new Map<string, PinCredential>();
+  /** Restriction table ObjectId to its dial strings (`restrictiontables/<id>/restrictionpatterns`), in order. */
+  readonly restrictionPatterns = new Map<string, CupiObject[]>();
+  /**
+   * User ObjectId to the roles it holds (`users/<id>/userroles`). An account outside the users list (the
+   * lab's CUPI administrator) may hold roles too: it is the one the CUPI credential signs in as.
+   */
+  readonly userRoles = new Map<string, CupiObject[]>();
 
   define(
     path: string,

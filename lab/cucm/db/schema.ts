@@ -138,6 +138,7 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       'fksecurityprofile',
       'fkenduser',
       'webaccess',
+      'srtpallowed',
     ],
     unique: [['name']],
     references: {
@@ -146,7 +147,8 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       fksecurityprofile: { table: 'securityprofile' },
       fkenduser: { table: 'enduser', onDelete: 'null' },
     },
-    defaults: { description: '', webaccess: 't' },
+    // srtpallowed: a SIP trunk's "SRTP Allowed" (AXL srtpAllowed); the lab's column name.
+    defaults: { description: '', webaccess: 't', srtpallowed: 'f' },
   },
   {
     name: 'siptrunkdestination',
@@ -155,10 +157,26 @@ export const CUCM_TABLES: readonly TableSchema[] = [
   },
   {
     name: 'numplan',
-    columns: ['pkid', 'dnorpattern', 'fkroutepartition', 'description', 'alertingname', 'tkpatternusage'],
+    columns: [
+      'pkid',
+      'dnorpattern',
+      'fkroutepartition',
+      'description',
+      'alertingname',
+      'tkpatternusage',
+      'authorizationrequired',
+      'authorizationlevelrequired',
+    ],
     unique: [['dnorpattern', 'fkroutepartition']],
     references: { fkroutepartition: { table: 'routepartition' } },
-    defaults: { description: '', alertingname: '', tkpatternusage: '2' },
+    // A route pattern's forced authorization code (FAC): required, and the level a code must have.
+    defaults: {
+      description: '',
+      alertingname: '',
+      tkpatternusage: '2',
+      authorizationrequired: 'f',
+      authorizationlevelrequired: '0',
+    },
   },
   {
     name: 'devicenumplanmap',
@@ -291,8 +309,14 @@ export const CUCM_TABLES: readonly TableSchema[] = [
 /** Credential kinds (typecredential): what a `credential` row holds. */
 export const CREDENTIAL_PASSWORD = '3';
 export const CREDENTIAL_PIN = '4';
+/** typepatternusage: a directory number, a route pattern. */
+export const PATTERN_DEVICE = '2';
+export const PATTERN_ROUTE = '5';
 /** typeuserassociation: the end user controls the device (what phone web access checks). */
 export const USER_CONTROLS_DEVICE = '1';
 /** The service enum of enterprise parameters, which live on the EnterpriseWideData process node. */
 export const SERVICE_ENTERPRISE_WIDE = '11';
+/** Service enums of the Cisco CallManager service and the audit log settings (lab numbers). */
+export const SERVICE_CALLMANAGER = '0';
+export const SERVICE_AUDIT_EVENT = '12';
 export const ENTERPRISE_NODE = 'EnterpriseWideData';

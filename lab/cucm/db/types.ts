@@ -42,6 +42,7 @@ export const SERVICES: Readonly<Record<string, string>> = {
   '2': 'Cisco RIS Data Collector',
   '8': 'Cisco AXL Web Service',
   '11': 'Enterprise Wide',
+  '12': 'Cisco Audit Event Service',
 };
 
 export const NODE_USAGES: Readonly<Record<string, string>> = { '0': 'Publisher', '1': 'Subscriber' };

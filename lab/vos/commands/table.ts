@@ -1,11 +1,19 @@
+import { CUC_COMMANDS } from '../../cuc/cli.ts';
 import type { VosProduct } from '../state.ts';
+import { FILE_COMMANDS } from './file.ts';
 import { SETTING_COMMANDS } from './settings.ts';
 import { SHOW_COMMANDS } from './show.ts';
 import type { CliCommand } from './types.ts';
 import { UTILS_COMMANDS } from './utils.ts';
 
 /** Every command the lab's VOS CLI knows; products share it, outputs vary by product and profile. */
-export const COMMANDS: readonly CliCommand[] = [...SHOW_COMMANDS, ...UTILS_COMMANDS, ...SETTING_COMMANDS];
+export const COMMANDS: readonly CliCommand[] = [
+  ...SHOW_COMMANDS,
+  ...UTILS_COMMANDS,
+  ...SETTING_COMMANDS,
+  ...FILE_COMMANDS,
+  ...CUC_COMMANDS,
+];
 
 export interface Match {
   command: CliCommand;

@@ -102,6 +102,33 @@ function restartService(ctx: CommandContext, raw: string): CommandOutput {
   };
 }
 
+/** IM&P: each presence redundancy group from the node's database, so the CLI agrees with AXL. */
+function haStatus(ctx: CommandContext): string[] {
+  const groups = ctx.db?.table('presenceredundancygroup').rows ?? [];
+  if (groups.length === 0)
+    return [
+      '',
+      'Sub-Cluster Name: DefaultCUPSubcluster',
+      'Sub-Cluster Id: 1',
+      'Sub-Cluster HA Mode: Balanced',
+      `Node 1 Name: ${ctx.facts.hostname}  State: Normal  Reason: Normal`,
+      '',
+    ];
+  return groups.flatMap((g, i) => {
+    const nodes = [g.fkprocessnode_1, g.fkprocessnode_2]
+      .map((pkid) => (pkid ? ctx.db?.table('processnode').byPkid(pkid)?.name : undefined))
+      .filter((n): n is string => typeof n === 'string');
+    return [
+      '',
+      `Sub-Cluster Name: ${g.name ?? ''}`,
+      `Sub-Cluster Id: ${i + 1}`,
+      `Sub-Cluster HA Mode: ${g.haenabled === 't' ? 'Balanced' : 'Disabled'}`,
+      ...nodes.map((n, j) => `Node ${j + 1} Name: ${n}  State: Normal  Reason: Normal`),
+      '',
+    ];
+  });
+}
+
 export const UTILS_COMMANDS: CliCommand[] = [
   { words: ['utils', 'service', 'list'], run: (ctx) => ({ lines: serviceList(ctx) }) },
   {
@@ -115,16 +142,7 @@ export const UTILS_COMMANDS: CliCommand[] = [
   {
     words: ['utils', 'ha', 'status'],
     products: ['imp'],
-    run: (ctx) => ({
-      lines: [
-        '',
-        'Sub-Cluster Name: DefaultCUPSubcluster',
-        'Sub-Cluster Id: 1',
-        'Sub-Cluster HA Mode: Balanced',
-        `Node 1 Name: ${ctx.facts.hostname}  State: Normal  Reason: Normal`,
-        '',
-      ],
-    }),
+    run: (ctx) => ({ lines: haStatus(ctx) }),
   },
   {
     words: ['utils', 'system', 'restart'],

@@ -12,17 +12,7 @@ import type { Json } from '../axl/schema.ts';
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
-
-const jsonValue: z.ZodType<Json> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue),
-  ]),
-);
+import { jsonValue } from './json-value.ts';
 
 const WRITE = /^(add|update|remove|apply|reset|restart|do|wipe|lock|execute(SQLUpdate|SmdbMaintenance))/;
 

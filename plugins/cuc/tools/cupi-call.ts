@@ -1,19 +1,8 @@
 import { structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { hostField } from '../../_shared/tools/credential-input.ts';
-import type { JsonValue } from '../cupi/answers.ts';
 import { CUPI_PREFIX, canonicalCupiPath } from '../cupi/path-policy.ts';
 import { cucTool } from '../shared.ts';
-
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue),
-  ]),
-);
+import { jsonValue } from '../../_shared/tools/json-value.ts';
 
 /** The path of a Location the node returned, when it is itself a safe CUPI path (to call it next). */
 function locationPath(location: string | undefined): string | undefined {

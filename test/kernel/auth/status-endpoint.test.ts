@@ -8,7 +8,11 @@ describe('GET /status', () => {
   let k: TestKernel;
   before(async () => {
     k = await startTestKernel({
-      env: { AUTH_CLIENTS: 'noc-agent:operator:cucm,auditor1:auditor:cucm+cuc', AUTH_BCRYPT_COST: '4' },
+      env: {
+        AUTH_CLIENTS: 'noc-agent:operator:cucm,auditor1:auditor:cucm+cuc',
+        AUTH_BCRYPT_COST: '4',
+        BACKUP_ENABLED: '0',
+      },
     });
   });
   after(async () => {
@@ -31,7 +35,14 @@ describe('GET /status', () => {
         products: [],
         reason: k.kernel.runtime.license.reason,
       });
-      assert.deepEqual(body.backup, { last: null, message: 'no backup yet' });
+      assert.deepEqual(body.backup, {
+        last: null,
+        message: 'no backup yet',
+        status: 'disabled',
+        interval_hours: 168,
+        retention_count: 10,
+        sftp_upload: false,
+      });
       assert.deepEqual(body.security, { blacklisted_ips: 0 });
       assert.deepEqual(body.modules, []);
       assert.deepEqual(body.clients, { active: 2 });
@@ -54,7 +65,7 @@ describe('GET /status', () => {
       reason: 'ok',
     };
     const { body } = await getStatus(k, clientFiles(k.stateDir, 'noc-agent').token);
-    assert.deepEqual(body.backup, { last: rt.lastBackup });
+    assert.deepEqual((body.backup as { last: unknown }).last, rt.lastBackup);
     assert.deepEqual(body.modules, ['cucm']);
     assert.equal((body.license as Record<string, unknown>).tier, 'enterprise');
   });

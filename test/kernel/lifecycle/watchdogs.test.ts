@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import bunyan from 'bunyan';
 import { Metrics } from '../../../kernel/metrics/metrics.ts';
-import { WatchdogRunner } from '../../../kernel/watchdogs/runner.ts';
+import { MAX_TIMER_MS, WatchdogRunner } from '../../../kernel/watchdogs/runner.ts';
 
 const quietLog = bunyan.createLogger({ name: 'test', streams: [] });
 
@@ -60,6 +60,27 @@ describe('watchdog runner', () => {
     const state = await runner.runNow('integrity');
     assert.equal(state.lastOk, true);
     assert.ok(state.lastRun);
+    await runner.stop();
+  });
+
+  it('an interval longer than setTimeout allows (24.8 days) waits it out instead of firing at once', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const runner = new WatchdogRunner(quietLog, new Metrics());
+    let runs = 0;
+    // Over 74 days: three full timer lengths and 5 ms.
+    const interval = 3 * MAX_TIMER_MS + 5;
+    runner.register({
+      name: 'integrity',
+      intervalMs: interval,
+      runOnStart: false,
+      run: async () => void runs++,
+    });
+    runner.start();
+    for (let i = 0; i < 3; i++) t.mock.timers.tick(MAX_TIMER_MS);
+    t.mock.timers.tick(4);
+    assert.equal(runs, 0, 'not run a millisecond before the interval is over');
+    t.mock.timers.tick(1);
+    assert.equal(runs, 1, 'run once the interval is over');
     await runner.stop();
   });
 });

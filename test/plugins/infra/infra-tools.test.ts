@@ -36,7 +36,7 @@ describe('the infra plugin, through a real MCP client', () => {
     const st = await s('infra_server_status');
     for (const section of ['server', 'license', 'backup', 'requests', 'security'])
       assert.ok(st[section], section);
-    assert.equal(st.backup.message, 'no backup yet');
+    assert.ok('last' in st.backup && ['pending', 'ok'].includes(st.backup.status), JSON.stringify(st.backup));
     assert.ok(st.requests.tool_calls.total >= 1);
     assert.ok(st.requests.tool_calls.by.ALLOWED >= 1);
     assert.equal(st.security.tls.min_version, 'TLSv1.2');
@@ -68,14 +68,31 @@ describe('the infra plugin, through a real MCP client', () => {
     assert.equal(m.rateLimits.cucm.ris.limit, 15);
   });
 
-  it('prompts and docs: listed (none shipped yet) and unknown names are coded errors', async () => {
-    assert.deepEqual((await s('infra_list_prompts')).prompts, []);
-    assert.deepEqual((await s('infra_list_docs')).docs, []);
-    const p = await c.call('infra_get_prompt', { name: 'cucm_security_audit' });
-    assert.equal(p.structuredContent?.error, 'NOT_FOUND');
+  it('prompts and docs: filtered by license and product scope; unknown names are coded errors', async () => {
+    // Licensed cucm+imp, client scope cucm+cuc: only CUCM's prompt and documents are visible.
+    const prompts = (await s('infra_list_prompts')).prompts as { name: string }[];
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['cucm_security_audit'],
+    );
+    const docs = (await s('infra_list_docs')).docs as { uri: string }[];
+    assert.ok(docs.length > 0 && docs.every((d) => d.uri.startsWith('cucm://')), JSON.stringify(docs));
+    const p = await s('infra_get_prompt', { name: 'cucm_security_audit', arguments: { host: 'cucm-pub' } });
+    assert.match(JSON.stringify(p), /CUCM-TLS-01/);
+    const hidden = await c.call('infra_get_prompt', { name: 'imp_security_audit', arguments: { host: 'x' } });
+    assert.equal(
+      hidden.structuredContent?.error,
+      'NOT_FOUND',
+      'imp is licensed but outside the client scope',
+    );
     const d = await c.call('infra_get_doc', { name: 'cuc://cupi/reference' });
-    assert.equal(d.structuredContent?.error, 'NOT_FOUND');
+    assert.equal(d.structuredContent?.error, 'NOT_FOUND', 'cuc is in scope but not licensed');
+    const unknown = await c.call('infra_get_prompt', { name: 'no_such_prompt' });
+    assert.equal(unknown.structuredContent?.error, 'NOT_FOUND');
     const native = await c.client.listPrompts();
-    assert.deepEqual(native.prompts, []);
+    assert.deepEqual(
+      native.prompts.map((x) => x.name),
+      ['cucm_security_audit'],
+    );
   });
 });

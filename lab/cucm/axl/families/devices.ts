@@ -205,6 +205,7 @@ export const sipTrunkFamily: Family = {
     { axl: 'protocol', type: 'fixed', value: 'SIP' },
     { axl: 'protocolSide', type: 'fixed', value: 'Network' },
     ...common,
+    { axl: 'srtpAllowed', column: 'srtpallowed', type: 'bool' },
   ],
   nested: [destinations],
   required: ['name', 'devicePoolName', 'securityProfileName'],

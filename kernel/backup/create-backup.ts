@@ -1,0 +1,112 @@
+import { randomBytes, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import { join } from 'node:path';
+import { loadPublicKey } from '../keys/rsa-keys.ts';
+import { PACKAGE_VERSION, statePaths } from '../paths.ts';
+import { fsyncDir, writeFileAtomic } from '../store/atomic-file.ts';
+import { selectArchiveContents } from './contents.ts';
+import { writeEncryptedArchive } from './encrypt.ts';
+import { BackupError } from './errors.ts';
+import { backupName, sidecarOf } from './naming.ts';
+import { sidecarText } from './sidecar.ts';
+
+export interface CreateBackupOptions {
+  /** The state directory to back up. */
+  stateDir: string;
+  /** Where the backup goes; default `<stateDir>/backups`. */
+  backupsDir?: string;
+  /** The key to encrypt for; default `<stateDir>/secrets/rsa_public.pem` (a backup needs only the public key). */
+  publicKey?: KeyObject;
+  /** Host name in the file name; default this host's. */
+  hostname?: string;
+  /** Time source for the name (tests); default now. */
+  now?: () => Date;
+  signal?: AbortSignal;
+  /** Plaintext bytes archived so far, against the total of the files selected. */
+  onProgress?: (done: number, total: number) => void;
+  onWarning?: (message: string) => void;
+}
+
+export interface BackupResult {
+  /** `<YYYYMM>_<hostname>_<YYYYMMDD>_<HHMMSS>`. */
+  id: string;
+  /** Absolute path of the `.tar.gz.enc` file. */
+  file: string;
+  /** Absolute path of its `.sha512` sidecar. */
+  sidecar: string;
+  createdAt: string;
+  /** Size of the encrypted file. */
+  bytes: number;
+  /** Files archived. */
+  files: number;
+  sha512: string;
+}
+
+/** Same-second backups (a start right after an upgrade's backup) get the next free second. */
+const NAME_ATTEMPTS = 5;
+
+/**
+ * Makes one encrypted backup of the state (the backup watchdog, and the upgrade runner's pre-upgrade
+ * backup). The archive is written under a temporary name, fsynced, its sidecar written, then renamed
+ * into place: a backup either exists whole with its sidecar or not at all.
+ */
+export async function createBackup(o: CreateBackupOptions): Promise<BackupResult> {
+  const paths = statePaths(o.stateDir);
+  const dir = o.backupsDir ?? paths.backups;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const publicKey = o.publicKey ?? loadPublicKey(paths.rsaPublicKey);
+  const at = (o.now ?? (() => new Date()))();
+
+  let name = backupName(at, o.hostname ?? osHostname());
+  for (let i = 1; existsSync(join(dir, name.file)) || existsSync(join(dir, sidecarOf(name.file))); i++) {
+    if (i >= NAME_ATTEMPTS) throw new BackupError('EXISTS', `a backup named ${name.file} already exists`);
+    name = backupName(new Date(at.getTime() + i * 1000), o.hostname ?? osHostname());
+  }
+  const file = join(dir, name.file);
+  const sidecar = sidecarOf(file);
+  const tmp = join(dir, `.${name.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+
+  const selection = selectArchiveContents(paths.root);
+  let done = 0;
+  const written = await writeEncryptedArchive({
+    cwd: paths.root,
+    entries: selection.entries,
+    publicKey,
+    meta: {
+      id: name.id,
+      created_at: name.createdAt.toISOString(),
+      hostname: name.hostname,
+      server_version: PACKAGE_VERSION,
+    },
+    out: tmp,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.onProgress
+      ? {
+          onBytes: (n: number) => {
+            done += n;
+            o.onProgress?.(done, selection.bytes);
+          },
+        }
+      : {}),
+    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+  });
+  try {
+    writeFileAtomic(sidecar, sidecarText(written.sha512, file), 0o600);
+    renameSync(tmp, file);
+    fsyncDir(dir);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    rmSync(sidecar, { force: true });
+    throw err;
+  }
+  return {
+    id: name.id,
+    file,
+    sidecar,
+    createdAt: name.createdAt.toISOString(),
+    bytes: written.bytes,
+    files: selection.files,
+    sha512: written.sha512,
+  };
+}

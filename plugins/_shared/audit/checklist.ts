@@ -1,0 +1,90 @@
+// A security audit as data: each check names the evidence to gather (ordinary tool calls, exactly as an
+// agent makes them), the condition for a finding in words and as code, its severity and the remediation.
+// The prompt text, the security-guide chapters, the scripted test runs and the benchmark all read the
+// same data, so what the agent is told and what the tests prove cannot drift apart.
+import type { Product } from '../../../kernel/sdk/index.ts';
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
+
+/** One tool call that gathers evidence. `{host}` in any string argument stands for the audited node. */
+export interface EvidenceCall {
+  /** Names the result for `evaluate` (unique within the check). */
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** What the call shows, for the prompt. */
+  purpose: string;
+}
+
+/** What one evidence call returned: the tool's structured result, or its error. */
+export type EvidenceResult =
+  { ok: true; data: Record<string, unknown> } | { ok: false; error: string; message: string };
+
+export interface Finding {
+  check: string;
+  severity: Severity;
+  title: string;
+  /** What was observed (values from the evidence, never a secret). */
+  detail: string;
+}
+
+export interface Check {
+  /** Stable id, e.g. `CUCM-TLS-01`. */
+  id: string;
+  /** The topic (chapter of the security guide) it belongs to. */
+  topic: string;
+  title: string;
+  /** Why it matters, in one or two sentences. */
+  rationale: string;
+  evidence: EvidenceCall[];
+  /** The condition for a finding, in words (the prompt tells the agent this). */
+  condition: string;
+  /** The same condition as code: the observation when it is a finding, undefined when it passes. */
+  evaluate(results: Record<string, EvidenceResult>): string | undefined;
+  severity: Severity;
+  remediation: string;
+}
+
+export interface Topic {
+  id: string;
+  title: string;
+  /** The project's own summary of the control area (the security-guide chapter's introduction). */
+  summary: string;
+}
+
+export interface Checklist {
+  product: Product;
+  /** The prompt's name, e.g. `cucm_security_audit`. */
+  prompt: string;
+  title: string;
+  /** The vendor guide release the checks follow (by topic, in the project's own words). */
+  guide: string;
+  topics: Topic[];
+  checks: Check[];
+}
+
+/** A string of rows' values from an evidence result, for evaluate functions. */
+export function rowsOf(r: EvidenceResult | undefined): Record<string, unknown>[] {
+  if (!r?.ok) return [];
+  const rows = r.data.rows;
+  return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+}
+
+/** The CLI output of an os_run_command result ('' when it failed). */
+export function outputOf(r: EvidenceResult | undefined): string {
+  return r?.ok && typeof r.data.output === 'string' ? r.data.output : '';
+}
+
+/** Replaces `{host}` in every string of the arguments. */
+export function bindHost(args: Record<string, unknown>, host: string): Record<string, unknown> {
+  const bind = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? v.replaceAll('{host}', host)
+      : Array.isArray(v)
+        ? v.map(bind)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bind(x)]))
+          : v;
+  return bind(args) as Record<string, unknown>;
+}

@@ -1,0 +1,710 @@
+// The Unity Connection security audit as data: what each check reads (CUPI lists and read-only VOS CLI
+// commands, the calls an agent makes), when it is a finding, how bad that is and how to fix it. The
+// prompt, the security-guide chapters and the scripted test runs all render from this one list.
+//
+// Evidence calls cannot depend on one another (the arguments are fixed, with only {host} bound), so
+// anything per object (each user's PIN flags, each restriction table's dial strings, each user's roles)
+// is read in one call from a unitydirdb view with `show cuc dbview contents`, and joined here with the
+// CUPI list that names the objects.
+import {
+  outputOf,
+  type Check,
+  type Checklist,
+  type EvidenceCall,
+  type EvidenceResult,
+  type Topic,
+} from '../../_shared/audit/checklist.ts';
+
+const DAY_MS = 86_400_000;
+
+// ---- Evidence calls (shared between checks: identical calls run once) ----
+
+const cli = (id: string, command: string, purpose: string): EvidenceCall => ({
+  id,
+  tool: 'cuc_os_run_command',
+  args: { host: '{host}', command },
+  purpose,
+});
+
+const cupiList = (id: string, resource: string, purpose: string): EvidenceCall => ({
+  id,
+  tool: 'cuc_cupi_list',
+  // One page as large as CUPI allows: the checks judge every object, not the first hundred.
+  args: { host: '{host}', resource, rowsPerPage: 2000 },
+  purpose,
+});
+
+const E = {
+  maxAge: cli('maxAge', 'show password expiry maximum-age', 'OS administrator password maximum age'),
+  minAge: cli('minAge', 'show password expiry minimum-age', 'OS administrator password minimum age'),
+  ntp: cli('ntp', 'utils ntp status', 'whether the clock is synchronised to an NTP server'),
+  tls: cli('tls', 'show tls min-version', 'the lowest TLS version the node accepts'),
+  fips: cli('fips', 'utils fips status', 'whether the node runs in FIPS mode'),
+  certs: cli('certs', 'show cert list own', "the node's own certificates and who issued them"),
+  tomcat: cli('tomcat', 'show cert own tomcat/tomcat.pem', 'validity dates of the web (tomcat) certificate'),
+  services: cli('services', 'utils service list', 'which services run and which are not activated'),
+  drf: cli('drf', 'file list activelog platform/drf/log', 'the Disaster Recovery System backup logs'),
+  credentials: cli(
+    'credentials',
+    'show cuc dbview contents unitydirdb vw_credential',
+    'every voicemail PIN credential: must-change, never-expires and last-changed flags, never the PIN itself',
+  ),
+  roles: cli(
+    'roles',
+    'show cuc dbview contents unitydirdb vw_policy',
+    'every role assignment: account and role name',
+  ),
+  patterns: cli(
+    'patterns',
+    'show cuc dbview contents unitydirdb vw_restrictionpattern',
+    'every dial string of every restriction table, in order, with its blocked flag',
+  ),
+  policies: cupiList(
+    'policies',
+    'authenticationrules',
+    'the voicemail PIN and web-application authentication rules: length, trivial checks, expiry, history, lockout',
+  ),
+  users: cupiList('users', 'users', 'every user: alias, extension and creation time'),
+  tables: cupiList('tables', 'restrictiontables', 'restriction tables: names, minimum and maximum digits'),
+};
+
+// ---- Reading the evidence ----
+
+type Row = Record<string, string>;
+
+/** The objects of a cuc_cupi_list answer, every value as text. */
+function itemsOf(r: EvidenceResult | undefined): Row[] {
+  if (!r?.ok || !Array.isArray(r.data.items)) return [];
+  return (r.data.items as unknown[])
+    .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null)
+    .map((x) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typeof v === 'string' ? v : ''])));
+}
+
+/**
+ * The rows of a `show cuc dbview contents` (or `run cuc dbquery`) answer. Columns are found from the
+ * rule of dashes under the header, so values with spaces ("Default Transfer") stay whole.
+ */
+export function dbRows(output: string): Row[] {
+  const lines = output.split('\n').map((l) => l.replace(/\s+$/, ''));
+  const ruleAt = lines.findIndex((l) => /^-+( +-+)*$/.test(l.trim()) && l.trim() !== '');
+  if (ruleAt < 1) return [];
+  const header = lines[ruleAt - 1] ?? '';
+  const rule = lines[ruleAt] ?? '';
+  const spans: [number, number][] = [];
+  for (const m of rule.matchAll(/-+/g)) spans.push([m.index, m.index + m[0].length]);
+  const cut = (line: string, i: number): string => {
+    const [start] = spans[i] ?? [0, 0];
+    const end = spans[i + 1]?.[0] ?? line.length;
+    return line.slice(start, end).trim();
+  };
+  const columns = spans.map((_, i) => cut(header, i).toLowerCase());
+  return lines
+    .slice(ruleAt + 1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => Object.fromEntries(columns.map((c, i) => [c, cut(l, i)])));
+}
+
+/** A unitydirdb time stamp (`2025-10-18 07:39:58.265`, UTC) or a CUPI one, as milliseconds. */
+function timeOf(stamp: string | undefined): number {
+  const m = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/.exec(stamp ?? '');
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : NaN;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The `To:` date of `show cert own` (`Wed Dec 02 07:39:25 UTC 2026`), as milliseconds. */
+export function certNotAfter(output: string): number {
+  const m = /To:\s+\w{3} (\w{3}) (\d{1,2}) (\d\d):(\d\d):(\d\d) \w+ (\d{4})/.exec(output);
+  if (!m) return NaN;
+  return Date.UTC(+m[6]!, MONTHS.indexOf(m[1]!), +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+}
+
+/** Whether an authentication rule governs voicemail PINs, told by its name (the others govern web passwords). */
+const isPinRule = (p: Row): boolean => /voice ?mail|\bpin\b/i.test(p.DisplayName ?? '');
+
+/** The authentication rules for voicemail PINs or for web-application passwords. */
+function policiesOf(r: EvidenceResult | undefined, kind: 'pin' | 'password'): Row[] {
+  return itemsOf(r).filter((p) => (kind === 'pin' ? isPinRule(p) : !isPinRule(p)));
+}
+
+/**
+ * A finding for every policy of the kind that fails `bad`, or a finding when there is none to judge
+ * (an audit never passes what it could not see).
+ */
+function policyCheck(
+  r: EvidenceResult | undefined,
+  kind: 'pin' | 'password',
+  bad: (p: Row) => string | undefined,
+): string | undefined {
+  const policies = policiesOf(r, kind);
+  if (policies.length === 0)
+    return `no ${kind === 'pin' ? 'voicemail PIN' : 'web-application'} authentication rule found`;
+  const failing = policies
+    .map((p) => [p.DisplayName ?? '?', bad(p)] as const)
+    .filter(([, why]) => why !== undefined);
+  return failing.length === 0 ? undefined : failing.map(([name, why]) => `${name}: ${why}`).join('; ');
+}
+
+const num = (v: string | undefined): number => (v === undefined || v.trim() === '' ? NaN : Number(v));
+
+/** Users by ObjectId. */
+function usersById(r: EvidenceResult | undefined): Map<string, Row> {
+  return new Map(itemsOf(r).map((u) => [u.ObjectId ?? '', u]));
+}
+
+/** PIN credentials (credential type 4) from vw_credential. */
+function pinRows(r: EvidenceResult | undefined): Row[] {
+  return dbRows(outputOf(r)).filter((c) => c.credentialtype === '4');
+}
+
+/** A voicemail user: has an extension (admin-only accounts have none). */
+const hasMailbox = (u: Row | undefined): boolean => (u?.DtmfAccessId ?? '').trim() !== '';
+
+const listNames = (names: string[]): string =>
+  names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
+
+/** The numbers the restriction-table checks dial in thought, with the access code 9 the shipped tables assume. */
+export const PROBES = {
+  international: '9011442079460000',
+  longDistance: '912125550100',
+} as const;
+
+/** Whether a CUC dial-string pattern matches a number: `*` is zero or more digits, `?` exactly one. */
+export function patternMatches(pattern: string, number: string): boolean {
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${re}$`).test(number);
+}
+
+/**
+ * The restriction tables (by name) that let `number` through: too short or too long is refused, else
+ * the first dial string that matches decides, in sequence order. Tables for alternate extensions are
+ * left out: they limit which numbers users may register, not what Connection dials.
+ */
+export function tablesAllowing(
+  tables: EvidenceResult | undefined,
+  patterns: EvidenceResult | undefined,
+  number: string,
+): string[] {
+  const rows = dbRows(outputOf(patterns));
+  return itemsOf(tables)
+    .filter((t) => !/alternate extension/i.test(t.DisplayName ?? ''))
+    .filter((t) => {
+      const min = num(t.MinDigits);
+      const max = num(t.MaxDigits);
+      if ((!Number.isNaN(min) && number.length < min) || (!Number.isNaN(max) && number.length > max))
+        return false;
+      const own = rows
+        .filter((p) => p.restrictiontableobjectid === t.ObjectId)
+        .sort((a, b) => num(a.sequencenumber) - num(b.sequencenumber));
+      const first = own.find((p) => patternMatches(p.numberpattern ?? '', number));
+      // No dial string matches: nothing stops the number (Connection's own tables end in `*`).
+      return first === undefined || first.blocked !== '1';
+    })
+    .map((t) => t.DisplayName ?? '?');
+}
+
+/** Lines of `utils service list` as name to state (`STARTED`, `STOPPED`). */
+function serviceStates(output: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of output.matchAll(/^(.+?)\[([A-Z]+)\]/gm)) out.set(m[1]!.trim(), m[2]!);
+  return out;
+}
+
+// ---- Topics (the security-guide chapters) ----
+
+const TOPICS: Topic[] = [
+  {
+    id: 'platform',
+    title: 'Platform and OS hardening',
+    summary:
+      'Unity Connection runs on the same hardened Linux appliance as the other Cisco collaboration products, administered through the VOS command line and the OS administration pages. ' +
+      'What the customer controls there is mostly about the platform administrator accounts and time: the OS password should age out and not be changed back at once, and the clock must follow NTP, because certificates, single sign-on, logs and message time stamps all depend on it.',
+  },
+  {
+    id: 'tls',
+    title: 'TLS and ciphers',
+    summary:
+      "Every secure interface of the node (the administration and user web pages, CUPI, IMAP and SMTP with TLS, SIP over TLS) shares one floor for the TLS version. TLS 1.0 and 1.1 are deprecated and carry known weaknesses; the node's floor should be 1.2 unless an old client or integration has been shown to need less, in which case the exception is recorded.",
+  },
+  {
+    id: 'fips',
+    title: 'FIPS mode',
+    summary:
+      'FIPS mode restricts the node to validated cryptographic modules and algorithms and runs self tests at start. It is required in some regulated environments and is a useful baseline elsewhere. Enabling it regenerates certificates and reboots the node, so it is planned as a change, and every node of a cluster must agree.',
+  },
+  {
+    id: 'certificates',
+    title: 'Certificates and expiry',
+    summary:
+      "The tomcat certificate protects the web administration, the user web tools and CUPI. A self-signed certificate teaches users and integrations to accept warnings, and an expired one breaks API clients and phones that fetch over HTTPS. It should be issued by the organisation's CA and renewed well before it runs out; the Certificate Expiry Monitor service can warn, but only if someone reads its alerts.",
+  },
+  {
+    id: 'voicemail-pins',
+    title: 'Voicemail PIN policy and mailbox PINs',
+    summary:
+      'The voicemail PIN is the only thing between a caller and a mailbox: the telephone user interface can be reached from outside, PINs are short and numeric, and a mailbox that opens lets an attacker listen to messages, change greetings or set up call forwarding for toll fraud. ' +
+      'The PIN policy sets the minimum length, refuses trivial PINs (repeated or consecutive digits, the extension), sets expiry and history, and locks the mailbox after a few wrong attempts. Individual mailboxes must not keep the PIN they were created with, nor be exempt from expiry.',
+  },
+  {
+    id: 'accounts',
+    title: 'Privileged accounts and roles',
+    summary:
+      'Administration in Unity Connection is granted by roles (System Administrator, User Administrator, Help Desk Administrator, Audit Administrator, Remote Administrator, Mailbox Access Delegate and others), and a role works everywhere the account can sign in: the administration pages and CUPI alike. ' +
+      'Administrator roles belong on dedicated administration accounts. An end user with a mailbox signs in by phone with a short PIN and is a frequent phishing target, so an administrator role on such an account widens the attack surface of the whole system. Recording greetings by phone (Greeting Administrator) is the usual exception.',
+  },
+  {
+    id: 'cupi',
+    title: 'CUPI exposure and administrator passwords',
+    summary:
+      'CUPI, the provisioning REST API under /vmrest, accepts any account with an administrator role over HTTP Basic authentication, with no second factor, from anywhere that can reach the web port. Its protection is therefore the web-application password policy: long passwords, a lockout after repeated failures so the API cannot be used to guess them, and expiry and history so a leaked password does not stay valid for ever. ' +
+      "Limit which networks reach the node's HTTPS port and give integrations their own accounts with the narrowest role that works.",
+  },
+  {
+    id: 'services',
+    title: 'Activated services',
+    summary:
+      'Every activated service is attack surface and patching work. Services that only support a tool the site does not use should be deactivated in Cisco Unified Serviceability; the Platform Administrative Web Service, for example, serves only Prime Collaboration Deployment and can be activated for the duration of such a task.',
+  },
+  {
+    id: 'audit-logging',
+    title: 'Audit logging',
+    summary:
+      'Application audit logs record who changed what through the administration pages, CUPI and the CLI, and who signed in. They are what an investigation starts from. The Cisco Audit Event Service must run for them to be written, and the logs should be forwarded to a remote syslog server so they survive a compromise of the node.',
+  },
+  {
+    id: 'backups',
+    title: 'Backups',
+    summary:
+      "The Disaster Recovery System backs up the directory, greetings and the message store to an SFTP server. Without a recent backup a failed disk, a bad upgrade or ransomware on the storage loses every mailbox and the whole configuration. Backups should run on a schedule at least weekly (nightly is usual) and the results be checked; each run leaves a log per component in the node's DRF log folder.",
+  },
+  {
+    id: 'restriction-tables',
+    title: 'Restriction tables',
+    summary:
+      "Restriction tables decide which numbers Unity Connection will dial on a user's or caller's behalf: call transfers, message notification, fax delivery, and system transfers that unidentified callers can request. Dial strings are compared in order and the first match decides; the last one is always `*`. " +
+      'An open table turns the voicemail system into a free dial-out service for toll fraud, most damagingly the system transfer table, which requires no sign-in. Tables should allow what the organisation needs (internal extensions, perhaps local numbers) and block everything else.',
+  },
+];
+
+// ---- Checks ----
+
+const CHECKS: Check[] = [
+  {
+    id: 'CUC-OS-01',
+    topic: 'platform',
+    title: 'OS administrator password never expires',
+    rationale:
+      'A platform administrator password that never expires stays valid however widely it has been shared or exposed.',
+    evidence: [E.maxAge],
+    condition: 'Password maximum age is disabled, set above 90 days, or the output cannot be read.',
+    evaluate: (r) => {
+      const out = outputOf(r.maxAge);
+      if (/disabled/i.test(out)) return 'password expiry maximum age is disabled';
+      const days = /set to (\d+) days/i.exec(out)?.[1];
+      if (days === undefined) return `unrecognised output: ${out.slice(0, 120)}`;
+      return Number(days) > 90 ? `maximum age is ${days} days` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Set a maximum age of 90 days or less with `set password expiry maximum-age 90` (and the user variant for other OS accounts).',
+  },
+  {
+    id: 'CUC-OS-02',
+    topic: 'platform',
+    title: 'OS administrator password can be changed back at once',
+    rationale:
+      'Without a minimum age a forced password change can be undone immediately by changing it several times back to the old value.',
+    evidence: [E.minAge],
+    condition: 'Password minimum age is disabled (0), or the output cannot be read.',
+    evaluate: (r) => {
+      const out = outputOf(r.minAge);
+      if (/disabled/i.test(out)) return 'password expiry minimum age is disabled';
+      return /set to \d+ days?/i.test(out) ? undefined : `unrecognised output: ${out.slice(0, 120)}`;
+    },
+    severity: 'low',
+    remediation: 'Set a minimum age of at least one day with `set password expiry minimum-age 1`.',
+  },
+  {
+    id: 'CUC-OS-03',
+    topic: 'platform',
+    title: 'Clock not synchronised to NTP',
+    rationale:
+      'Certificate validity, single sign-on, log correlation and message time stamps all depend on the clock being right.',
+    evidence: [E.ntp],
+    condition: 'The NTP status does not say the node is synchronised to an NTP server.',
+    evaluate: (r) =>
+      /^\s*synchroni[sz]ed to NTP server/im.test(outputOf(r.ntp))
+        ? undefined
+        : 'the node is not synchronised to an NTP server',
+    severity: 'medium',
+    remediation:
+      'Configure at least one reachable NTP server in OS administration (or `utils ntp server add`) and check `utils ntp status` again.',
+  },
+  {
+    id: 'CUC-TLS-01',
+    topic: 'tls',
+    title: 'TLS versions below 1.2 accepted',
+    rationale: 'TLS 1.0 and 1.1 are deprecated and open to downgrade and cipher attacks.',
+    evidence: [E.tls],
+    condition: 'The configured minimum TLS version is below 1.2, or cannot be read.',
+    evaluate: (r) => {
+      const v = /minimum version:\s*([\d.]+)/i.exec(outputOf(r.tls))?.[1];
+      if (v === undefined) return 'the minimum TLS version could not be read';
+      return Number(v) < 1.2 ? `minimum TLS version is ${v}` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Raise the floor with `set tls min-version 1.2` on every node (a reboot follows) after checking that integrations and clients support TLS 1.2.',
+  },
+  {
+    id: 'CUC-FIPS-01',
+    topic: 'fips',
+    title: 'FIPS mode not enabled',
+    rationale: 'Outside FIPS mode the node may use cryptography that has not been validated.',
+    evidence: [E.fips],
+    condition:
+      'The FIPS status says the system operates in non-FIPS mode (or does not say it runs in FIPS mode).',
+    evaluate: (r) => {
+      const out = outputOf(r.fips);
+      return /NON-FIPS/i.test(out) || !/operating in FIPS mode/i.test(out)
+        ? 'the system is operating in non-FIPS mode'
+        : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Where policy requires it, plan a maintenance window and run `utils fips enable` on each node (certificates are regenerated and the node reboots).',
+  },
+  {
+    id: 'CUC-CRT-01',
+    topic: 'certificates',
+    title: 'Web (tomcat) certificate is self-signed',
+    rationale:
+      'A self-signed web certificate cannot be verified by browsers and API clients, which teaches them to accept any certificate.',
+    evidence: [E.certs],
+    condition: 'The tomcat certificate is listed as self-signed, or is missing from the list.',
+    evaluate: (r) => {
+      const line = /^tomcat\/tomcat\.pem:\s*(.*)$/im.exec(outputOf(r.certs));
+      if (!line) return 'tomcat/tomcat.pem is not in the list of own certificates';
+      return /self-signed/i.test(line[1] ?? '') ? `tomcat certificate: ${line[1]?.trim() ?? ''}` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      "Generate a CSR for tomcat in OS administration (Certificate Management), have the organisation's CA sign it, upload it as tomcat and restart Cisco Tomcat.",
+  },
+  {
+    id: 'CUC-CRT-02',
+    topic: 'certificates',
+    title: 'Web (tomcat) certificate expires within 30 days',
+    rationale: 'An expired tomcat certificate breaks CUPI clients, web access and single sign-on.',
+    evidence: [E.tomcat],
+    condition:
+      'The tomcat certificate expires in fewer than 30 days (or has expired), or its end date cannot be read.',
+    evaluate: (r) => {
+      const end = certNotAfter(outputOf(r.tomcat));
+      if (Number.isNaN(end)) return 'the end of validity of tomcat.pem could not be read';
+      const days = Math.floor((end - Date.now()) / DAY_MS);
+      return days < 30 ? (days < 0 ? `expired ${-days} days ago` : `expires in ${days} days`) : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Renew the tomcat certificate now (CA-signed, see CUC-CRT-01) and keep the Certificate Expiry Monitor alerts going to someone who acts on them.',
+  },
+  {
+    id: 'CUC-PIN-01',
+    topic: 'voicemail-pins',
+    title: 'Minimum PIN length below 6 digits',
+    rationale: 'Short numeric PINs are guessed quickly by hand or by an automated dialer.',
+    evidence: [E.policies],
+    condition:
+      'A voicemail PIN authentication rule (one whose name mentions Voice Mail or PIN) has a minimum length below 6, or no such rule is found.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'pin', (p) =>
+        !(num(p.MinLength) >= 6) ? `minimum length ${p.MinLength ?? 'unset'}` : undefined,
+      ),
+    severity: 'high',
+    remediation:
+      'Set the minimum PIN length to at least 6 (8 is better) in the voicemail PIN authentication rule; users are asked for a longer PIN at their next change.',
+  },
+  {
+    id: 'CUC-PIN-02',
+    topic: 'voicemail-pins',
+    title: 'Trivial PINs allowed',
+    rationale:
+      'Without the trivial-PIN check users may choose 12345, 1111 or their own extension, the first guesses of any attacker.',
+    evidence: [E.policies],
+    condition: 'A voicemail PIN authentication rule does not check for trivial PINs.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'pin', (p) =>
+        p.TrivialCredChecking !== 'true' ? 'trivial PIN checks are off' : undefined,
+      ),
+    severity: 'high',
+    remediation: 'Enable the check for trivial PINs in the voicemail PIN authentication rule.',
+  },
+  {
+    id: 'CUC-PIN-03',
+    topic: 'voicemail-pins',
+    title: 'PINs never expire (by policy)',
+    rationale: 'A PIN that never has to change stays valid after it has been overheard or shared.',
+    evidence: [E.policies],
+    condition: 'A voicemail PIN authentication rule has no expiry (0 days) or one longer than 180 days.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'pin', (p) => {
+        const days = num(p.MaxDays);
+        return !(days > 0 && days <= 180) ? `expiry ${p.MaxDays ?? 'unset'} days` : undefined;
+      }),
+    severity: 'medium',
+    remediation: 'Set PIN expiry to 180 days or less in the voicemail PIN authentication rule.',
+  },
+  {
+    id: 'CUC-PIN-04',
+    topic: 'voicemail-pins',
+    title: 'No lockout after wrong PINs',
+    rationale:
+      'Without a lockout an attacker can try PINs over the phone without limit, the classic route into mailboxes for toll fraud.',
+    evidence: [E.policies],
+    condition:
+      'A voicemail PIN authentication rule allows unlimited failed sign-in attempts (0) or more than 10.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'pin', (p) => {
+        const hacks = num(p.MaxHacks);
+        return !(hacks > 0 && hacks <= 10)
+          ? `failed attempts before lockout: ${p.MaxHacks ?? 'unset'}`
+          : undefined;
+      }),
+    severity: 'high',
+    remediation:
+      'Lock the mailbox after 3 to 5 failed PIN attempts, for at least 30 minutes or until an administrator unlocks it.',
+  },
+  {
+    id: 'CUC-PIN-05',
+    topic: 'voicemail-pins',
+    title: 'PIN history not kept',
+    rationale: 'Without a history users answer a forced change by choosing their previous PIN again.',
+    evidence: [E.policies],
+    condition: 'A voicemail PIN authentication rule remembers fewer than 5 previous PINs.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'pin', (p) =>
+        !(num(p.PrevCredCount) >= 5) ? `previous PINs remembered: ${p.PrevCredCount ?? 'unset'}` : undefined,
+      ),
+    severity: 'low',
+    remediation: 'Remember at least the last 5 PINs in the voicemail PIN authentication rule.',
+  },
+  {
+    id: 'CUC-PIN-06',
+    topic: 'voicemail-pins',
+    title: 'Mailboxes still on the PIN they were created with',
+    rationale:
+      'The first PIN comes from the user template and is usually the same for many mailboxes; if it was never changed and the user is not forced to change it, anyone who knows the template PIN can open those mailboxes.',
+    evidence: [E.users, E.credentials],
+    condition:
+      "A user with a mailbox has a PIN last changed within a day of the account's creation and is not required to change it at the next sign-in.",
+    evaluate: (r) => {
+      const users = usersById(r.users);
+      const stale = pinRows(r.credentials)
+        .filter((c) => c.credmustchange !== '1')
+        .map((c) => [users.get(c.userobjectid ?? ''), c] as const)
+        .filter(([u, c]) => hasMailbox(u) && timeOf(c.timechanged) - timeOf(u?.CreationTime) < DAY_MS)
+        .map(([u]) => u?.Alias ?? '?');
+      return stale.length === 0
+        ? undefined
+        : `${stale.length} mailbox${stale.length === 1 ? '' : 'es'} with the PIN set at creation and no forced change: ${listNames(stale)}`;
+    },
+    severity: 'critical',
+    remediation:
+      'Give each affected mailbox a unique PIN or set "User must change at next sign-in" (the Bulk Password Edit tool does this in bulk), and make the user templates require a change at first sign-in.',
+  },
+  {
+    id: 'CUC-PIN-07',
+    topic: 'voicemail-pins',
+    title: 'Mailbox PINs exempt from expiry',
+    rationale: 'A per-user "does not expire" flag overrides the policy, so those PINs never have to change.',
+    evidence: [E.users, E.credentials],
+    condition: "A user's voicemail PIN is marked as never expiring.",
+    evaluate: (r) => {
+      const users = usersById(r.users);
+      const exempt = pinRows(r.credentials)
+        .filter((c) => c.doesntexpire === '1')
+        .map((c) => users.get(c.userobjectid ?? '')?.Alias ?? c.userobjectid ?? '?');
+      return exempt.length === 0
+        ? undefined
+        : `${exempt.length} PIN${exempt.length === 1 ? '' : 's'} set never to expire: ${listNames(exempt)}`;
+    },
+    severity: 'medium',
+    remediation:
+      'Clear "Does not expire" on the PIN settings of these users (CUPI PUT /vmrest/users/<id>/credential/pin with DoesntExpire false) so the PIN policy applies.',
+  },
+  {
+    id: 'CUC-ACC-01',
+    topic: 'accounts',
+    title: 'End users with mailboxes hold administrator roles',
+    rationale:
+      'An administrator role on a mailbox user gives full administration and CUPI access to an everyday account that signs in by phone and is a common phishing target.',
+    evidence: [E.users, E.roles],
+    condition: 'A user with an extension (a mailbox user) holds any role other than Greeting Administrator.',
+    evaluate: (r) => {
+      const users = usersById(r.users);
+      const held = dbRows(outputOf(r.roles))
+        .filter((p) => hasMailbox(users.get(p.userobjectid ?? '')) && p.rolename !== 'Greeting Administrator')
+        .map((p) => `${users.get(p.userobjectid ?? '')?.Alias ?? p.alias ?? '?'} (${p.rolename ?? '?'})`);
+      return held.length === 0 ? undefined : `mailbox users with administrator roles: ${listNames(held)}`;
+    },
+    severity: 'high',
+    remediation:
+      'Remove the roles from the mailbox accounts and give the people who administer the system separate administration accounts without mailboxes.',
+  },
+  {
+    id: 'CUC-API-01',
+    topic: 'cupi',
+    title: 'Web-application passwords may be shorter than 12 characters',
+    rationale:
+      'Administrator accounts reach CUPI with HTTP Basic authentication and nothing else; short passwords can be guessed or cracked.',
+    evidence: [E.policies],
+    condition:
+      'A web-application authentication rule (any rule not named for Voice Mail or PIN) has a minimum length below 12, or no such rule is found.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'password', (p) =>
+        !(num(p.MinLength) >= 12) ? `minimum length ${p.MinLength ?? 'unset'}` : undefined,
+      ),
+    severity: 'high',
+    remediation:
+      'Set a minimum password length of at least 12 (14 is better) in the web-application authentication rule.',
+  },
+  {
+    id: 'CUC-API-02',
+    topic: 'cupi',
+    title: 'No lockout after failed web sign-ins',
+    rationale:
+      'Without a lockout CUPI can be used to try passwords against administrator accounts without limit.',
+    evidence: [E.policies],
+    condition: 'A web-application authentication rule allows unlimited failed attempts (0) or more than 10.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'password', (p) => {
+        const hacks = num(p.MaxHacks);
+        return !(hacks > 0 && hacks <= 10)
+          ? `failed attempts before lockout: ${p.MaxHacks ?? 'unset'}`
+          : undefined;
+      }),
+    severity: 'high',
+    remediation:
+      'Lock accounts after 3 to 5 failed sign-ins for at least 30 minutes in the web-application authentication rule, and restrict which networks reach the HTTPS port.',
+  },
+  {
+    id: 'CUC-API-03',
+    topic: 'cupi',
+    title: 'Web-application passwords never expire or may be reused',
+    rationale:
+      'An administrator password that never changes, or comes straight back, stays valid after it leaks.',
+    evidence: [E.policies],
+    condition:
+      'A web-application authentication rule has no expiry (0), an expiry above 180 days, or remembers fewer than 5 previous passwords.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'password', (p) => {
+        const days = num(p.MaxDays);
+        const history = num(p.PrevCredCount);
+        const why = [
+          ...(!(days > 0 && days <= 180) ? [`expiry ${p.MaxDays ?? 'unset'} days`] : []),
+          ...(!(history >= 5) ? [`previous passwords remembered: ${p.PrevCredCount ?? 'unset'}`] : []),
+        ];
+        return why.length === 0 ? undefined : why.join(', ');
+      }),
+    severity: 'low',
+    remediation:
+      "Set password expiry to 180 days or less and remember at least 5 previous passwords in the web-application authentication rule (or rely on single sign-on with the identity provider's policy).",
+  },
+  {
+    id: 'CUC-SVC-01',
+    topic: 'services',
+    title: 'Platform Administrative Web Service running',
+    rationale:
+      'The Platform Administrative Web Service lets Prime Collaboration Deployment drive upgrades and changes remotely; when that is not in progress it is needless attack surface.',
+    evidence: [E.services],
+    condition: 'Platform Administrative Web Service is STARTED.',
+    evaluate: (r) =>
+      serviceStates(outputOf(r.services)).get('Platform Administrative Web Service') === 'STARTED'
+        ? 'Platform Administrative Web Service is started'
+        : undefined,
+    severity: 'medium',
+    remediation:
+      'Deactivate the Platform Administrative Web Service in Cisco Unified Serviceability (Tools > Service Activation) and activate it only for a Prime Collaboration Deployment task.',
+  },
+  {
+    id: 'CUC-AUD-01',
+    topic: 'audit-logging',
+    title: 'Audit event service not running',
+    rationale:
+      'While the Cisco Audit Event Service is down, administrative changes and sign-ins are not audited.',
+    evidence: [E.services],
+    condition: 'Cisco Audit Event Service is not STARTED (stopped, not activated or absent).',
+    evaluate: (r) => {
+      const state = serviceStates(outputOf(r.services)).get('Cisco Audit Event Service');
+      return state === 'STARTED' ? undefined : `Cisco Audit Event Service is ${state ?? 'absent'}`;
+    },
+    severity: 'medium',
+    remediation:
+      'Start the Cisco Audit Event Service in Cisco Unified Serviceability (Control Center - Network Services), enable the application audit log in Audit Log Configuration and forward it to a remote syslog server.',
+  },
+  {
+    id: 'CUC-BKP-01',
+    topic: 'backups',
+    title: 'No backup in the last 8 days',
+    rationale: 'Without a recent backup a failure or ransomware loses the mailboxes and the configuration.',
+    evidence: [E.drf],
+    condition:
+      'The DRF log folder holds no backup log (`<start>_b_<server>_<component>.log`) that started within the last 8 days.',
+    evaluate: (r) => {
+      const starts = [...outputOf(r.drf).matchAll(/(\d{4})-(\d\d)-(\d\d)-(\d\d)-(\d\d)-(\d\d)_b_/g)].map(
+        (m) => Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!),
+      );
+      if (starts.length === 0) return 'no backup log found';
+      const age = Math.floor((Date.now() - Math.max(...starts)) / DAY_MS);
+      return age > 8 ? `last backup started ${age} days ago` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Configure a backup device (SFTP) and a daily or at least weekly schedule in Disaster Recovery System, run a backup now and check its result.',
+  },
+  {
+    id: 'CUC-RST-01',
+    topic: 'restriction-tables',
+    title: 'Restriction tables allow international numbers',
+    rationale:
+      'A table that lets Connection dial international numbers turns a compromised mailbox or call handler into a toll-fraud dial-out.',
+    evidence: [E.tables, E.patterns],
+    condition: `A restriction table (other than the alternate-extension tables) lets the international test number ${PROBES.international} through: its length is within the table's digits and the first dial string that matches it is not blocked. The test numbers assume the access code 9 that the shipped tables use; adapt them to the site's dial plan.`,
+    evaluate: (r) => {
+      const open = tablesAllowing(r.tables, r.patterns, PROBES.international);
+      return open.length === 0 ? undefined : `international numbers allowed by: ${open.join(', ')}`;
+    },
+    severity: 'critical',
+    remediation:
+      'Block international patterns (for example 9011*) ahead of any allowing dial string, or better, allow only the internal and local patterns the site needs and block `*`.',
+  },
+  {
+    id: 'CUC-RST-02',
+    topic: 'restriction-tables',
+    title: 'Restriction tables allow long-distance numbers',
+    rationale:
+      'Long-distance dial-out through transfers, notifications or system transfers is the other common toll-fraud route.',
+    evidence: [E.tables, E.patterns],
+    condition: `A restriction table (other than the alternate-extension tables) lets the long-distance test number ${PROBES.longDistance} through, judged the same way as CUC-RST-01.`,
+    evaluate: (r) => {
+      const open = tablesAllowing(r.tables, r.patterns, PROBES.longDistance);
+      return open.length === 0 ? undefined : `long-distance numbers allowed by: ${open.join(', ')}`;
+    },
+    severity: 'high',
+    remediation:
+      'Block long-distance patterns (for example 91??????????) in every dial-out table; the Default System Transfer table, used by callers who have not signed in, should block `*` unless a narrow set of numbers is needed.',
+  },
+];
+
+export const CUC_CHECKLIST: Checklist = {
+  product: 'cuc',
+  prompt: 'cuc_security_audit',
+  title: 'Unity Connection security audit',
+  guide: 'Cisco Unity Connection security guide, release 15',
+  topics: TOPICS,
+  checks: CHECKS,
+};

@@ -1,0 +1,822 @@
+// The CUCM security audit as data: topics (the security-guide chapters, summarised in the project's own
+// words), and for each check the read-only tool calls that gather its evidence, the condition for a
+// finding in words and as code, its severity and the remediation. The prompt `cucm_security_audit`,
+// the `cucm://security-guide/{chapter}` resources and the scripted audit tests all read this one list.
+import {
+  outputOf,
+  rowsOf,
+  type Check,
+  type Checklist,
+  type EvidenceResult,
+  type Topic,
+} from '../../_shared/audit/checklist.ts';
+import {
+  E,
+  OWN_CERTIFICATES,
+  certCalls,
+  excerpt,
+  incomplete,
+  isTrue,
+  pkidOf,
+  text,
+  vosDate,
+} from './evidence.ts';
+
+type Results = Record<string, EvidenceResult>;
+
+const TOPICS: Topic[] = [
+  {
+    id: 'platform',
+    title: 'Platform and OS hardening',
+    summary:
+      'The appliance underneath CUCM is administered through its own CLI account. That account is the most powerful on the node, so its password must age out like any other; the clock must be right for certificates, logs and tokens to mean anything; and the release must still receive security fixes.',
+  },
+  {
+    id: 'tls',
+    title: 'TLS versions and ciphers',
+    summary:
+      'Every web, API and signalling interface of the node negotiates TLS. Old protocol versions (1.0, 1.1) and weak cipher suites let an attacker on the path downgrade or decrypt sessions, including administrator logins and AXL traffic carrying credentials.',
+  },
+  {
+    id: 'fips',
+    title: 'FIPS mode',
+    summary:
+      'FIPS mode restricts the node to validated cryptographic modules and algorithms and runs their self tests at start. Organisations bound by FIPS 140 need it on every node; for the others it is still the simplest way to rule out legacy algorithms everywhere at once.',
+  },
+  {
+    id: 'certificates',
+    title: 'Certificates and expiry',
+    summary:
+      "The node's own certificates identify it to browsers, phones, trunks and other servers. An expired certificate breaks phone trust, secure trunks and administration; a self-signed web certificate trains administrators to click through warnings, which makes interception easy.",
+  },
+  {
+    id: 'cluster-security',
+    title: 'Cluster security mode and SRTP',
+    summary:
+      'In non-secure mode the cluster has no certificate trust list and cannot authenticate or encrypt phone signalling at all. Mixed mode enables TLS signalling and encrypted media (SRTP); trunks must also be allowed to carry SRTP or calls leaving the cluster go out in clear.',
+  },
+  {
+    id: 'sip-trunks',
+    title: 'SIP trunk security profiles',
+    summary:
+      'A SIP trunk is an open door to another system, often a carrier or an SBC. Its security profile decides whether signalling is authenticated and encrypted with TLS; a trunk on plain TCP or UDP can be spoofed and its calls redirected or overheard.',
+  },
+  {
+    id: 'phones',
+    title: 'Phone security',
+    summary:
+      'Phone security profiles decide whether phones authenticate with certificates and encrypt signalling and media, and whether SIP phones must answer a digest challenge. Non-secure profiles leave calls and phone configuration open to anyone on the voice network.',
+  },
+  {
+    id: 'credentials',
+    title: 'Password and PIN policy',
+    summary:
+      'Credential policies govern the passwords of administrators, end users and application users and the PINs used for voicemail, extension mobility and conferencing. Short, never-expiring, trivial credentials without lockout are what automated guessing and toll-fraud attacks rely on.',
+  },
+  {
+    id: 'privileged-accounts',
+    title: 'Privileged accounts and roles',
+    summary:
+      'Application users often hold broad rights for integrations. Any account that is not a built-in one and sits in a super-user group can change the whole cluster; such rights must be reviewed, and privileged passwords rotated.',
+  },
+  {
+    id: 'services',
+    title: 'Activated services',
+    summary:
+      'Services should run only when needed, but the security services (the CTL Provider and the Certificate Authority Proxy Function) must be active to run the cluster in mixed mode and to issue phone certificates.',
+  },
+  {
+    id: 'auto-registration',
+    title: 'Auto-registration',
+    summary:
+      'With auto-registration on, any phone plugged into the network registers and gets a number and a calling search space. It is meant for initial deployment only; left on, it gives unknown devices a dial tone, and phones that auto-registered keep working long after.',
+  },
+  {
+    id: 'toll-fraud',
+    title: 'Toll-fraud exposure',
+    summary:
+      'Toll fraud routes expensive calls (usually international) through the system at its owner’s cost: inbound calls sent back out through a trunk, transfers from one outside party to another, or phones allowed to dial abroad without a forced authorization code.',
+  },
+  {
+    id: 'audit-logging',
+    title: 'Audit logging and call records',
+    summary:
+      'The application audit log records who changed what through the administration pages, AXL and the CLI; call detail records show who called where. Without them a compromise or toll-fraud incident cannot be detected or reconstructed.',
+  },
+  {
+    id: 'backups',
+    title: 'Backups',
+    summary:
+      'The Disaster Recovery System is the only supported way to restore a cluster. Backups must run on a schedule to a remote device and succeed; the date of the last successful backup is the evidence.',
+  },
+];
+
+// ---- helpers shared by the conditions ---------------------------------------------------------------
+
+/** Parameter rows by name, optionally restricted to one node (by pkid). */
+function params(r: Results, name: string, node?: string): Record<string, unknown>[] {
+  return rowsOf(r.parameters).filter(
+    (p) => text(p.paramname) === name && (node === undefined || text(p.fkprocessnode) === node),
+  );
+}
+
+/** Each Unified CM node: its name and the pkid of its server (what parameters hang on). */
+function callManagerNodes(r: Results): { name: string; server: string; serverPkid: string }[] {
+  return rowsOf(r.callManagers).map((cm) => ({
+    name: text(cm.name),
+    server: text(cm.processNodeName),
+    serverPkid: pkidOf(cm.processNodeName),
+  }));
+}
+
+/** Every node whose per-node Boolean parameter is not True (missing counts: CUCM defaults them off). */
+function nodesWithout(r: Results, parameter: string): string[] {
+  return callManagerNodes(r)
+    .filter((n) => !params(r, parameter, n.serverPkid).some((p) => /^t(rue)?$/i.test(text(p.paramvalue))))
+    .map((n) => n.server || n.name);
+}
+
+function list(items: string[], max = 8): string {
+  return items.length > max
+    ? `${items.slice(0, max).join(', ')} and ${items.length - max} more`
+    : items.join(', ');
+}
+
+/** Route patterns each calling search space reaches, through its partitions. */
+function patternsReached(r: Results, cssPkid: string): Record<string, unknown>[] {
+  const partitions = new Set(
+    rowsOf(r.cssMembers)
+      .filter((m) => text(m.fkcallingsearchspace) === cssPkid)
+      .map((m) => text(m.fkroutepartition)),
+  );
+  return rowsOf(r.routePatterns).filter((p) => partitions.has(text(p.fkroutepartition)));
+}
+
+/** International access in the North American (011) or international (00) dialling plans, after the access code. */
+const INTERNATIONAL = /(^|\.|\\\+)(011|00)/;
+
+function cssName(r: Results, pkid: string): string {
+  return text(rowsOf(r.css).find((c) => text(c.pkid) === pkid)?.name) || pkid;
+}
+
+/** Application users (name) in any of the groups. */
+function appUsersIn(
+  r: Results,
+  groupNames: readonly string[],
+): { name: string; standard: boolean; pkid: string }[] {
+  const groupPkids = new Set(
+    rowsOf(r.groups)
+      .filter((g) => groupNames.includes(text(g.name)))
+      .map((g) => text(g.pkid)),
+  );
+  const members = new Set(
+    rowsOf(r.appUserGroups)
+      .filter((m) => groupPkids.has(text(m.fkdirgroup)))
+      .map((m) => text(m.fkapplicationuser)),
+  );
+  return rowsOf(r.appUsers)
+    .filter((u) => members.has(text(u.pkid)))
+    .map((u) => ({ name: text(u.name), standard: isTrue(u.isstandard), pkid: text(u.pkid) }));
+}
+
+const SUPER_USER_GROUPS = ['Standard CCM Super Users', 'Standard CCM Admin Users'] as const;
+const PRIVILEGED_GROUPS = [...SUPER_USER_GROUPS, 'Standard AXL API Access'] as const;
+
+function num(v: unknown): number {
+  const n = Number(text(v));
+  return Number.isFinite(n) ? n : NaN;
+}
+
+// ---- the checks -------------------------------------------------------------------------------------
+
+const CHECKS: Check[] = [
+  {
+    id: 'CUCM-OS-01',
+    topic: 'platform',
+    title: 'OS administrator password never expires',
+    rationale:
+      'The CLI administrator controls the appliance; a password that never ages stays valid forever once leaked.',
+    evidence: [E.osPasswordMaxAge],
+    condition: 'the maximum password age is disabled, or longer than 90 days',
+    evaluate(r) {
+      const out = outputOf(r.osPasswordMaxAge);
+      if (/disabled/i.test(out)) return 'OS password expiry maximum age is disabled';
+      const days = /set to (\d+) days/i.exec(out)?.[1];
+      if (days === undefined) return `unrecognised answer: ${excerpt(out)}`;
+      return Number(days) > 90 ? `OS password maximum age is ${days} days` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Set a maximum age of 90 days or less with `set password expiry maximum-age 90` (and a minimum age of at least one day) on every node.',
+  },
+  {
+    id: 'CUCM-OS-02',
+    topic: 'platform',
+    title: 'Clock not synchronised with NTP',
+    rationale:
+      'Certificate validation, log correlation and single sign-on tokens all depend on a correct clock.',
+    evidence: [E.ntp],
+    condition: 'the node does not report "synchronised to NTP server"',
+    evaluate(r) {
+      const out = outputOf(r.ntp);
+      return /^\s*synchronised to NTP server/m.test(out) && !/unsynchronised/i.test(out)
+        ? undefined
+        : `NTP is not synchronised: ${excerpt(out)}`;
+    },
+    severity: 'low',
+    remediation:
+      'Point the publisher at reachable, trusted NTP servers (`utils ntp server add`) and check `utils ntp status` until it reports synchronisation.',
+  },
+  {
+    id: 'CUCM-OS-03',
+    topic: 'platform',
+    title: 'Release out of security maintenance',
+    rationale: 'Releases before 14 no longer receive security fixes.',
+    evidence: [E.version],
+    condition: 'the active version is lower than 14',
+    evaluate(r) {
+      const out = outputOf(r.version);
+      const version = /Active Master Version:\s*(\d+)\.(\S+)/.exec(out);
+      if (!version) return `unrecognised answer: ${excerpt(out)}`;
+      return Number(version[1]) < 14 ? `active release ${version[1]}.${version[2]}` : undefined;
+    },
+    severity: 'medium',
+    remediation: 'Upgrade to a release that is still in software maintenance (14 or 15).',
+  },
+  {
+    id: 'CUCM-TLS-01',
+    topic: 'tls',
+    title: 'TLS 1.0 or 1.1 accepted',
+    rationale:
+      'TLS 1.0 and 1.1 have known weaknesses and are no longer allowed by most security baselines; every client the node serves supports 1.2.',
+    evidence: [E.tlsMin],
+    condition: 'the configured TLS minimum version is below 1.2',
+    evaluate(r) {
+      const out = outputOf(r.tlsMin);
+      const v = /minimum version:\s*([\d.]+)/i.exec(out)?.[1];
+      if (v === undefined) return `unrecognised answer: ${excerpt(out)}`;
+      return Number(v) < 1.2 ? `TLS minimum version is ${v}` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Run `set tls min-version 1.2` on every node of the cluster (each node reboots), after confirming that phones, gateways and integrations support TLS 1.2.',
+  },
+  {
+    id: 'CUCM-TLS-02',
+    topic: 'tls',
+    title: 'Every TLS cipher suite allowed',
+    rationale:
+      'The "TLS Ciphers" enterprise parameter decides which suites the node offers; the ALL_CIPHERS options keep CBC and SHA-1 suites that a hardened node does not need.',
+    evidence: [E.parameters],
+    condition: 'the TLSCiphers enterprise parameter is missing or set to an ALL_CIPHERS option',
+    evaluate(r) {
+      const value = text(params(r, 'TLSCiphers')[0]?.paramvalue);
+      if (value === '') return 'the TLS Ciphers enterprise parameter is not set (all ciphers allowed)';
+      return /^ALL_CIPHERS/i.test(value) ? `TLS Ciphers is "${value}"` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Set the "TLS Ciphers" enterprise parameter to a "Strongest" (AES-256, SHA-384) or "Medium" option and restart the services it names, after checking that trunks and integrations support those suites.',
+  },
+  {
+    id: 'CUCM-FIPS-01',
+    topic: 'fips',
+    title: 'FIPS mode off',
+    rationale:
+      'Without FIPS mode the node accepts non-validated algorithms and skips the cryptographic self tests.',
+    evidence: [E.fips],
+    condition: 'utils fips status reports NON-FIPS mode',
+    evaluate(r) {
+      const out = outputOf(r.fips);
+      if (/NON-FIPS/i.test(out)) return 'the node operates in NON-FIPS mode';
+      return /operating in FIPS mode/i.test(out) ? undefined : `unrecognised answer: ${excerpt(out)}`;
+    },
+    severity: 'medium',
+    remediation:
+      'Plan a maintenance window and enable FIPS mode (`utils fips enable`) node by node; certificates are regenerated and each node reboots. Enable the enhanced security mode where the organisation requires it.',
+  },
+  {
+    id: 'CUCM-CERT-01',
+    topic: 'certificates',
+    title: 'Certificate expired or expiring within 30 days',
+    rationale:
+      'An expired certificate breaks phone trust lists, secure trunks and browser access; 30 days leaves time to renew and distribute it.',
+    evidence: certCalls,
+    condition: `one of the node's own certificates (${OWN_CERTIFICATES.join(', ')}) is expired or expires within 30 days`,
+    evaluate(r) {
+      const now = Date.now();
+      const soon: string[] = [];
+      for (const name of OWN_CERTIFICATES) {
+        const out = outputOf(r[`cert:${name}`]);
+        const to = vosDate(/To:\s*(.+)$/m.exec(out)?.[1] ?? '');
+        if (!to) {
+          soon.push(`${name} (no validity date in the answer)`);
+          continue;
+        }
+        const days = Math.floor((to.getTime() - now) / 86_400_000);
+        if (days < 30)
+          soon.push(days < 0 ? `${name} expired ${-days} days ago` : `${name} expires in ${days} days`);
+      }
+      return soon.length > 0 ? soon.join('; ') : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Renew the certificate now: generate a CSR, have the enterprise CA sign it, upload it (or regenerate a self-signed one where that is the design), restart the services that use it, and watch the Certificate Expiry Monitor.',
+  },
+  {
+    id: 'CUCM-CERT-02',
+    topic: 'certificates',
+    title: 'Self-signed web (tomcat) certificate',
+    rationale:
+      'Administrators, users and integrations reach the node through tomcat; a self-signed certificate cannot be verified, so warnings are ignored and interception goes unnoticed.',
+    evidence: [E.certList],
+    condition: 'show cert list own describes tomcat/tomcat.pem as self-signed',
+    evaluate(r) {
+      const out = outputOf(r.certList);
+      const line = out.split('\n').find((l) => l.startsWith('tomcat/tomcat.pem'));
+      if (!line) return `tomcat/tomcat.pem is not listed: ${excerpt(out)}`;
+      return /self-signed/i.test(line)
+        ? `tomcat/tomcat.pem: ${line.split(':').slice(1).join(':').trim()}`
+        : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Have the tomcat certificate signed by the enterprise CA (a multi-server SAN certificate covers the cluster) and upload the CA chain as tomcat-trust.',
+  },
+  {
+    id: 'CUCM-CSM-01',
+    topic: 'cluster-security',
+    title: 'Cluster in non-secure mode',
+    rationale:
+      'A non-secure cluster cannot authenticate phones or encrypt signalling and media anywhere, whatever the profiles say.',
+    evidence: [E.parameters],
+    condition: 'the ClusterSecurityMode enterprise parameter is 0 (non-secure) or missing',
+    evaluate(r) {
+      const value = text(params(r, 'ClusterSecurityMode')[0]?.paramvalue);
+      if (value === '') return 'ClusterSecurityMode is not set (non-secure)';
+      return value === '0' ? 'ClusterSecurityMode is 0 (non-secure)' : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Activate the CTL Provider and CAPF, then move the cluster to mixed mode with `utils ctl set-cluster mixed-mode` and reset the phones so they load the new trust list.',
+  },
+  {
+    id: 'CUCM-CSM-02',
+    topic: 'cluster-security',
+    title: 'SIP trunk not allowed to carry SRTP',
+    rationale:
+      'Without "SRTP Allowed" a trunk strips media encryption: calls leave the cluster in clear even between secure endpoints.',
+    evidence: [E.sipTrunks],
+    condition: 'a SIP trunk has SRTP Allowed false',
+    evaluate(r) {
+      const cut = incomplete(r.sipTrunks);
+      if (cut) return cut;
+      const clear = rowsOf(r.sipTrunks)
+        .filter((t) => !isTrue(t.srtpAllowed))
+        .map((t) => text(t.name));
+      return clear.length > 0 ? `SRTP not allowed on ${list(clear)}` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Tick "SRTP Allowed" on each trunk whose peer supports SRTP (with an encrypted trunk profile, since the keys travel in the signalling) and reset the trunk.',
+  },
+  {
+    id: 'CUCM-SIPT-01',
+    topic: 'sip-trunks',
+    title: 'SIP trunk without TLS',
+    rationale:
+      'A trunk on a non-secure profile accepts and sends signalling over TCP or UDP: it can be spoofed, and SRTP keys would travel in clear.',
+    evidence: [E.sipTrunks, E.trunkProfiles],
+    condition:
+      "a SIP trunk's security profile is not Encrypted, or its incoming or outgoing transport is not TLS",
+    evaluate(r) {
+      const cut = incomplete(r.sipTrunks, r.trunkProfiles);
+      if (cut) return cut;
+      const profiles = new Map(rowsOf(r.trunkProfiles).map((p) => [text(p.name), p]));
+      const weak: string[] = [];
+      for (const t of rowsOf(r.sipTrunks)) {
+        const name = text(t.securityProfileName);
+        const p = profiles.get(name);
+        if (!p) {
+          weak.push(`${text(t.name)} (profile ${name || 'none'} not found)`);
+          continue;
+        }
+        const mode = text(p.securityMode);
+        const inT = text(p.incomingTransport);
+        const outT = text(p.outgoingTransport);
+        if (mode !== 'Encrypted' || inT !== 'TLS' || outT !== 'TLS')
+          weak.push(`${text(t.name)} uses "${name}" (${mode}, in ${inT}, out ${outT})`);
+      }
+      return weak.length > 0 ? list(weak) : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Give the trunk an encrypted SIP trunk security profile (TLS both ways, the peer certificate subject as X.509 subject name), exchange certificates with the peer, and reset the trunk.',
+  },
+  {
+    id: 'CUCM-SIPT-02',
+    topic: 'sip-trunks',
+    title: 'SIP trunk destination on the cleartext port',
+    rationale:
+      'Port 5060 is plain SIP; a trunk that sends there is not using TLS even if the profile was meant to.',
+    evidence: [E.sipTrunks],
+    condition: 'a SIP trunk destination uses port 5060 (or no port, which means 5060)',
+    evaluate(r) {
+      const cut = incomplete(r.sipTrunks);
+      if (cut) return cut;
+      const clear: string[] = [];
+      for (const t of rowsOf(r.sipTrunks)) {
+        const d = (t.destinations as { destination?: unknown } | undefined)?.destination;
+        for (const dest of Array.isArray(d) ? d : d ? [d] : []) {
+          const x = dest as Record<string, unknown>;
+          const port = text(x.port) || '5060';
+          if (port === '5060')
+            clear.push(`${text(t.name)} -> ${text(x.addressIpv4) || text(x.addressIpv6) || '?'}:${port}`);
+        }
+      }
+      return clear.length > 0 ? list(clear) : undefined;
+    },
+    severity: 'medium',
+    remediation: 'Send to the peer’s TLS port (normally 5061) once the trunk uses an encrypted profile.',
+  },
+  {
+    id: 'CUCM-PHONE-01',
+    topic: 'phones',
+    title: 'Phones on a non-encrypted security profile',
+    rationale:
+      'Unless the profile is Encrypted, phone signalling and media can be read and altered on the network and the phone configuration file is not protected.',
+    evidence: [E.phoneSettings, E.securityProfiles],
+    condition: 'a security profile used by phones has a security mode other than Encrypted (3)',
+    evaluate(r) {
+      const cut = incomplete(r.phoneSettings);
+      if (cut) return cut;
+      const used = new Set(rowsOf(r.phoneSettings).map((p) => text(p.fksecurityprofile)));
+      const modes: Record<string, string> = { '1': 'Non Secure', '2': 'Authenticated', '3': 'Encrypted' };
+      const weak = rowsOf(r.securityProfiles)
+        .filter((p) => used.has(text(p.pkid)) && text(p.tksecuritymode) !== '3')
+        .map((p) => `${text(p.name)} (${modes[text(p.tksecuritymode)] ?? text(p.tksecuritymode)})`);
+      return weak.length > 0 ? `phones use ${list(weak)}` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'With the cluster in mixed mode and CAPF active, install locally significant certificates on the phones and move them to an Encrypted phone security profile.',
+  },
+  {
+    id: 'CUCM-PHONE-02',
+    topic: 'phones',
+    title: 'SIP phones without digest authentication',
+    rationale:
+      'Digest authentication makes a SIP phone prove it knows its credential before CUCM accepts its requests; without it a spoofed phone can register in its place.',
+    evidence: [E.phoneSettings, E.securityProfiles],
+    condition: 'a SIP security profile used by phones has digest authentication off',
+    evaluate(r) {
+      const cut = incomplete(r.phoneSettings);
+      if (cut) return cut;
+      const used = new Set(rowsOf(r.phoneSettings).map((p) => text(p.fksecurityprofile)));
+      const weak = rowsOf(r.securityProfiles)
+        .filter((p) => used.has(text(p.pkid)) && text(p.tkdeviceprotocol) === '11')
+        .filter((p) => !isTrue(p.enabledigestauthentication))
+        .map((p) => text(p.name));
+      return weak.length > 0 ? `digest authentication off in ${list(weak)}` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Enable digest authentication in the SIP phone security profiles and give each phone’s owner a digest credential.',
+  },
+  {
+    id: 'CUCM-PWD-01',
+    topic: 'credentials',
+    title: 'Short or trivial credentials accepted',
+    rationale:
+      'Short credentials and trivial ones (repeated digits, the user id) fall to guessing in minutes.',
+    evidence: [E.credentialPolicies],
+    condition: 'a credential policy allows fewer than 8 characters or has the trivial-credential check off',
+    evaluate(r) {
+      const weak = rowsOf(r.credentialPolicies)
+        .filter((p) => !(num(p.minCredLength) >= 8) || !isTrue(p.trivialCredCheck))
+        .map(
+          (p) =>
+            `${text(p.name)}: minimum length ${text(p.minCredLength)}, trivial check ${isTrue(p.trivialCredCheck) ? 'on' : 'off'}`,
+        );
+      return weak.length > 0 ? list(weak) : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Set the minimum length to at least 8 (12 for administrators) and turn the trivial-credential check on in every credential policy, including the PIN policy.',
+  },
+  {
+    id: 'CUCM-PWD-02',
+    topic: 'credentials',
+    title: 'No lockout after failed logins',
+    rationale: 'Without a lockout threshold, passwords and PINs can be guessed without limit.',
+    evidence: [E.credentialPolicies],
+    condition: 'a credential policy has no failed-logon threshold (0) or one above 5',
+    evaluate(r) {
+      const weak = rowsOf(r.credentialPolicies)
+        .filter((p) => !(num(p.failedLogon) >= 1 && num(p.failedLogon) <= 5))
+        .map((p) => `${text(p.name)}: lockout after ${text(p.failedLogon)} failed logons (0 = never)`);
+      return weak.length > 0 ? list(weak) : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Lock an account after 3 to 5 failed logons, for at least 30 minutes (or until an administrator unlocks it).',
+  },
+  {
+    id: 'CUCM-PWD-03',
+    topic: 'credentials',
+    title: 'Credentials never expire or may be reused',
+    rationale:
+      'A credential that never expires, or that can be set back to a previous value, stays valid indefinitely once disclosed.',
+    evidence: [E.credentialPolicies],
+    condition:
+      'a credential policy has no expiry (0), an expiry over 180 days, or remembers fewer than 5 previous credentials',
+    evaluate(r) {
+      const weak = rowsOf(r.credentialPolicies)
+        .filter((p) => {
+          const expires = num(p.credExpiresAfter);
+          return !(expires >= 1 && expires <= 180) || !(num(p.prevCredStoredNum) >= 5);
+        })
+        .map(
+          (p) =>
+            `${text(p.name)}: expires after ${text(p.credExpiresAfter)} days (0 = never), remembers ${text(p.prevCredStoredNum)}`,
+        );
+      return weak.length > 0 ? list(weak) : undefined;
+    },
+    severity: 'medium',
+    remediation: 'Expire credentials after 90 days at most and remember at least the last 12.',
+  },
+  {
+    id: 'CUCM-PWD-04',
+    topic: 'credentials',
+    title: 'End-user PINs exempt from expiry',
+    rationale:
+      'PINs protect voicemail and extension mobility and are the usual way into toll fraud; a PIN marked "does not expire" escapes the policy.',
+    evidence: [E.nonExpiringPins],
+    condition: 'any end-user PIN is flagged "does not expire"',
+    evaluate(r) {
+      const count = num(rowsOf(r.nonExpiringPins)[0]?.count);
+      if (Number.isNaN(count)) return 'the count of non-expiring PINs could not be read';
+      return count > 0 ? `${count} end-user PIN(s) never expire` : undefined;
+    },
+    severity: 'medium',
+    remediation: 'Clear "does not expire" on end-user PINs and apply the PIN credential policy to them.',
+  },
+  {
+    id: 'CUCM-PRIV-01',
+    topic: 'privileged-accounts',
+    title: 'Non-standard application user with super-user rights',
+    rationale:
+      'An integration account in a super-user group can change anything in the cluster; its password sits in another system’s configuration.',
+    evidence: [E.appUsers, E.groups, E.appUserGroups],
+    condition: `an application user that is not built in belongs to ${SUPER_USER_GROUPS.join(' or ')}`,
+    evaluate(r) {
+      const cut = incomplete(r.appUserGroups);
+      if (cut) return cut;
+      const users = appUsersIn(r, SUPER_USER_GROUPS)
+        .filter((u) => !u.standard)
+        .map((u) => u.name);
+      return users.length > 0 ? `super-user application users: ${list(users)}` : undefined;
+    },
+    severity: 'critical',
+    remediation:
+      'Give each integration its own application user with only the roles it needs (for AXL: a custom AXL role, not a super-user group); remove unused accounts.',
+  },
+  {
+    id: 'CUCM-PRIV-02',
+    topic: 'privileged-accounts',
+    title: 'Privileged application-user password never expires',
+    rationale:
+      'Passwords of accounts with super-user or AXL rights are the most valuable credentials in the cluster; exempting them from expiry means they are never rotated.',
+    evidence: [E.appUsers, E.groups, E.appUserGroups, E.appUserPasswords],
+    condition: `an application user in ${PRIVILEGED_GROUPS.join(', ')} has a password flagged "does not expire"`,
+    evaluate(r) {
+      const cut = incomplete(r.appUserGroups);
+      if (cut) return cut;
+      const never = new Set(
+        rowsOf(r.appUserPasswords)
+          .filter((c) => isTrue(c.doesnotexpire))
+          .map((c) => text(c.fkapplicationuser)),
+      );
+      const users = appUsersIn(r, PRIVILEGED_GROUPS)
+        .filter((u) => never.has(u.pkid))
+        .map((u) => u.name);
+      return users.length > 0 ? `passwords never expire for ${list(users)}` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Clear "does not expire" on privileged application users and rotate their passwords on a schedule agreed with the integration owners.',
+  },
+  {
+    id: 'CUCM-SVC-01',
+    topic: 'services',
+    title: 'Security services not activated',
+    rationale:
+      'Mixed mode needs the CTL Provider and phone certificates need CAPF; while they are not activated the cluster cannot be secured.',
+    evidence: [E.services],
+    condition: 'Cisco CTL Provider or Cisco Certificate Authority Proxy Function is not STARTED',
+    evaluate(r) {
+      const out = outputOf(r.services);
+      const missing = ['Cisco CTL Provider', 'Cisco Certificate Authority Proxy Function'].filter(
+        (s) => !out.split('\n').some((l) => l.startsWith(`${s}[STARTED]`)),
+      );
+      return missing.length > 0
+        ? missing
+            .map((s) => {
+              const line = out.split('\n').find((l) => l.startsWith(`${s}[`));
+              return line ? line.trim() : `${s} not listed`;
+            })
+            .join('; ')
+        : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Activate Cisco CTL Provider and Cisco Certificate Authority Proxy Function on the publisher (and the CTL Provider on every call-processing node) in Serviceability.',
+  },
+  {
+    id: 'CUCM-AUTOREG-01',
+    topic: 'auto-registration',
+    title: 'Auto-registration enabled',
+    rationale:
+      'Any device plugged into the voice network registers and gets a line and a calling search space.',
+    evidence: [E.callManagers],
+    condition: 'auto-registration is enabled on any Unified CM node',
+    evaluate(r) {
+      const on = rowsOf(r.callManagers)
+        .filter((cm) =>
+          isTrue((cm.autoRegistration as Record<string, unknown> | undefined)?.autoRegistrationEnabled),
+        )
+        .map((cm) => {
+          const a = cm.autoRegistration as Record<string, unknown>;
+          return `${text(cm.name)} (DNs ${text(a.startDn)}-${text(a.endDn)})`;
+        });
+      return on.length > 0 ? `auto-registration enabled on ${list(on)}` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Disable auto-registration on every Unified CM (tick "Auto-registration Disabled on this Cisco Unified Communications Manager"); add phones deliberately (bulk administration or self-provisioning with authentication).',
+  },
+  {
+    id: 'CUCM-AUTOREG-02',
+    topic: 'auto-registration',
+    title: 'Auto-registered phones present',
+    rationale:
+      'A phone that auto-registered has no owner and a default configuration, yet can place calls; it is often how unnoticed devices get a dial tone.',
+    evidence: [E.autoRegisteredPhones],
+    condition: 'RIS knows a phone (registered or not) whose description is "Auto <DN>"',
+    evaluate(r) {
+      const cut = incomplete(r.autoRegisteredPhones);
+      if (cut) return cut;
+      if (!r.autoRegisteredPhones?.ok) return undefined;
+      const devices = (r.autoRegisteredPhones.data.devices ?? []) as Record<string, unknown>[];
+      const auto = devices
+        .filter((d) => /^Auto \d+$/.test(text(d.description)))
+        .map((d) => `${text(d.name)} (${text(d.description)}, ${text(d.status)})`);
+      return auto.length > 0 ? `auto-registered phones: ${list(auto)}` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Identify each auto-registered phone; give the legitimate ones an owner, a proper DN and a restricted CSS, and delete the others.',
+  },
+  {
+    id: 'CUCM-TOLL-01',
+    topic: 'toll-fraud',
+    title: 'Inbound trunk calls can reach the PSTN',
+    rationale:
+      'When the calling search space of a trunk reaches PSTN route patterns, a call arriving from outside can be routed straight back out at the owner’s expense.',
+    evidence: [E.sipTrunks, E.css, E.cssMembers, E.routePatterns],
+    condition: "a SIP trunk's inbound calling search space reaches any route pattern",
+    evaluate(r) {
+      const cut = incomplete(r.sipTrunks, r.cssMembers, r.routePatterns);
+      if (cut) return cut;
+      const exposed: string[] = [];
+      for (const t of rowsOf(r.sipTrunks)) {
+        const css = text(t.callingSearchSpaceName);
+        if (css === '') continue;
+        const pkid = text(rowsOf(r.css).find((c) => text(c.name) === css)?.pkid);
+        const patterns = patternsReached(r, pkid).map((p) => text(p.dnorpattern));
+        if (patterns.length > 0) exposed.push(`${text(t.name)} (CSS ${css} reaches ${list(patterns, 4)})`);
+      }
+      return exposed.length > 0 ? list(exposed) : undefined;
+    },
+    severity: 'critical',
+    remediation:
+      'Give inbound trunks a calling search space that reaches internal numbers only; route any legitimate forwarding to the PSTN through a restricted, logged path.',
+  },
+  {
+    id: 'CUCM-TOLL-02',
+    topic: 'toll-fraud',
+    title: 'International dialling without a forced authorization code',
+    rationale:
+      'Any phone, including a compromised or auto-registered one, can place international calls unless the international patterns require an authorization code.',
+    evidence: [E.phoneSettings, E.cssMembers, E.routePatterns, E.css],
+    condition:
+      'a calling search space used by phones reaches an international route pattern (011 or 00 after the access code) that does not require a forced authorization code',
+    evaluate(r) {
+      const cut = incomplete(r.phoneSettings, r.cssMembers, r.routePatterns);
+      if (cut) return cut;
+      const exposed: string[] = [];
+      const cssUsed = new Set(rowsOf(r.phoneSettings).map((p) => text(p.fkcallingsearchspace)));
+      for (const pkid of cssUsed) {
+        if (pkid === '') continue;
+        const open = patternsReached(r, pkid)
+          .filter((p) => INTERNATIONAL.test(text(p.dnorpattern)) && !isTrue(p.authorizationrequired))
+          .map((p) => text(p.dnorpattern));
+        if (open.length > 0) exposed.push(`${cssName(r, pkid)} reaches ${list(open, 4)} without FAC`);
+      }
+      return exposed.length > 0 ? list(exposed) : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Require a forced authorization code on international route patterns, or keep them in a partition only the phones that need it can reach; block premium-rate destinations.',
+  },
+  {
+    id: 'CUCM-TOLL-03',
+    topic: 'toll-fraud',
+    title: 'Off-net to off-net transfer not blocked',
+    rationale:
+      'Transferring a call from one outside party to another joins two external legs at the owner’s cost, a common toll-fraud technique through voicemail and auto attendants.',
+    evidence: [E.callManagers, E.parameters],
+    condition: 'the Block OffNet To OffNet Transfer service parameter is not True on a Unified CM node',
+    evaluate(r) {
+      const nodes = nodesWithout(r, 'BlockOffnetToOffnetTransfer');
+      return nodes.length > 0 ? `off-net to off-net transfer allowed on ${list(nodes)}` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Set Block OffNet To OffNet Transfer to True on every call-processing node and classify gateways and trunks as off-net.',
+  },
+  {
+    id: 'CUCM-LOG-01',
+    topic: 'audit-logging',
+    title: 'Application audit log disabled',
+    rationale:
+      'Without the audit log, changes made through the administration pages, AXL or the CLI leave no trace of who made them.',
+    evidence: [E.parameters],
+    condition: 'the audit log setting (AuditLogEnabled) is not True',
+    evaluate(r) {
+      const values = params(r, 'AuditLogEnabled').map((p) => text(p.paramvalue));
+      return values.some((v) => /^t(rue)?$/i.test(v))
+        ? undefined
+        : `application audit log is ${values.length > 0 ? 'disabled' : 'not configured'}`;
+    },
+    severity: 'medium',
+    remediation:
+      'Enable the application audit log (and the database audit log at a level the team can review) in Serviceability > Audit Log Configuration, and send it to a remote syslog server.',
+  },
+  {
+    id: 'CUCM-LOG-02',
+    topic: 'audit-logging',
+    title: 'Call detail records disabled',
+    rationale:
+      'Call detail records are the evidence of who called where; toll fraud is usually detected, and always reconstructed, from them.',
+    evidence: [E.callManagers, E.parameters],
+    condition: 'the CDR Enabled Flag service parameter is not True on a Unified CM node',
+    evaluate(r) {
+      const nodes = nodesWithout(r, 'CdrEnabled');
+      return nodes.length > 0 ? `CDRs disabled on ${list(nodes)}` : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Set the CDR Enabled Flag to True on every call-processing node and send the records to a billing or analysis server that alerts on unusual destinations.',
+  },
+  {
+    id: 'CUCM-BKP-01',
+    topic: 'backups',
+    title: 'No backup in the last 7 days',
+    rationale: 'Without a recent backup a failed publisher or a destructive change cannot be undone.',
+    evidence: [E.backups],
+    condition: 'the DRF log folder holds no backup log (`<date>_b_...`) from the last 7 days',
+    evaluate(r) {
+      const out = outputOf(r.backups);
+      let newest: number | undefined;
+      for (const m of out.matchAll(/(\d{4})-(\d{2})-(\d{2})-(\d{2})-(\d{2})-(\d{2})_b_/g)) {
+        const t = Date.UTC(
+          Number(m[1]),
+          Number(m[2]) - 1,
+          Number(m[3]),
+          Number(m[4]),
+          Number(m[5]),
+          Number(m[6]),
+        );
+        newest = newest === undefined ? t : Math.max(newest, t);
+      }
+      if (newest === undefined) return 'no backup has ever run (no DRF backup logs)';
+      const days = Math.floor((Date.now() - newest) / 86_400_000);
+      return days > 7
+        ? `last backup ${days} days ago (${new Date(newest).toISOString().slice(0, 10)})`
+        : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Configure a remote (SFTP) backup device and a daily schedule in Disaster Recovery System, run one now, and check its status after each run.',
+  },
+];
+
+export const CUCM_CHECKLIST: Checklist = {
+  product: 'cucm',
+  prompt: 'cucm_security_audit',
+  title: 'CUCM security audit',
+  guide: 'Cisco Unified Communications Manager security guide, release 15',
+  topics: TOPICS,
+  checks: CHECKS,
+};

@@ -1,0 +1,240 @@
+// The evidence calls of the CUCM security audit and the helpers that read their results. Each call is
+// declared once and shared by every check that needs it (the runner, and an agent following the prompt,
+// make an identical call only once), so a whole audit stays far inside the auditor's rate limits.
+import type { EvidenceCall, EvidenceResult } from '../../_shared/audit/checklist.ts';
+
+/** Large enough for a big cluster's user-to-group map in one answer (the tool's ceiling is 4 MiB). */
+const LARGE_ANSWER = 4 * 1024 * 1024;
+
+function sql(id: string, purpose: string, query: string, large = false): EvidenceCall {
+  return {
+    id,
+    tool: 'cucm_axl_call',
+    args: {
+      host: '{host}',
+      operation: 'executeSQLQuery',
+      args: { sql: query },
+      ...(large ? { max_bytes: LARGE_ANSWER } : {}),
+    },
+    purpose,
+  };
+}
+
+function axl(id: string, purpose: string, operation: string, args: Record<string, unknown>): EvidenceCall {
+  return { id, tool: 'cucm_axl_call', args: { host: '{host}', operation, args }, purpose };
+}
+
+function cli(id: string, purpose: string, command: string): EvidenceCall {
+  return { id, tool: 'cucm_os_run_command', args: { host: '{host}', command }, purpose };
+}
+
+/** The parameters the audit judges, read in one query (enterprise, CallManager and audit-log ones). */
+export const AUDITED_PARAMETERS = [
+  'ClusterSecurityMode',
+  'TLSCiphers',
+  'CdrEnabled',
+  'BlockOffnetToOffnetTransfer',
+  'AuditLogEnabled',
+] as const;
+
+export const E = {
+  parameters: sql(
+    'parameters',
+    'enterprise and service parameters the audit judges, with the node each belongs to',
+    `select fkprocessnode, tkservice, paramname, paramvalue from processconfig where paramname in (${AUDITED_PARAMETERS.map((p) => `'${p}'`).join(', ')})`,
+  ),
+  callManagers: axl(
+    'callManagers',
+    'every Unified CM (call-processing) node, its server and its auto-registration settings',
+    'listCallManager',
+    {
+      searchCriteria: { name: '%' },
+      returnedTags: {
+        name: '',
+        processNodeName: '',
+        autoRegistration: { autoRegistrationEnabled: '', startDn: '', endDn: '' },
+      },
+    },
+  ),
+  sipTrunks: axl(
+    'sipTrunks',
+    'every SIP trunk: security profile, inbound calling search space, SRTP Allowed and destinations',
+    'listSipTrunk',
+    {
+      searchCriteria: { name: '%' },
+      returnedTags: {
+        name: '',
+        securityProfileName: '',
+        callingSearchSpaceName: '',
+        srtpAllowed: '',
+        destinations: '',
+      },
+    },
+  ),
+  trunkProfiles: axl(
+    'trunkProfiles',
+    'every SIP trunk security profile: security mode and transports',
+    'listSipTrunkSecurityProfile',
+    {
+      searchCriteria: { name: '%' },
+      returnedTags: { name: '', securityMode: '', incomingTransport: '', outgoingTransport: '' },
+    },
+  ),
+  credentialPolicies: axl(
+    'credentialPolicies',
+    'every credential policy (passwords and PINs): length, lockout, expiry, history, trivial check',
+    'listCredentialPolicy',
+    {
+      searchCriteria: { name: '%' },
+      returnedTags: {
+        name: '',
+        failedLogon: '',
+        lockoutDuration: '',
+        credExpiresAfter: '',
+        minCredLength: '',
+        prevCredStoredNum: '',
+        trivialCredCheck: '',
+      },
+    },
+  ),
+  nonExpiringPins: sql(
+    'nonExpiringPins',
+    'end-user PINs (credential type 4) flagged "does not expire"',
+    "select count(*) from credential where tkcredential = 4 and doesnotexpire = 't'",
+  ),
+  appUserPasswords: sql(
+    'appUserPasswords',
+    'application-user passwords (credential type 3) and whether each never expires',
+    'select fkapplicationuser, doesnotexpire from credential where tkcredential = 3 and fkapplicationuser is not null',
+  ),
+  securityProfiles: sql(
+    'securityProfiles',
+    'every device security profile: protocol, security mode, digest authentication',
+    'select pkid, name, tkdeviceprotocol, tksecuritymode, enabledigestauthentication from securityprofile',
+  ),
+  phoneSettings: sql(
+    'phoneSettings',
+    'the distinct security profile and calling search space pairs phones use',
+    'select distinct fksecurityprofile, fkcallingsearchspace from device where tkclass = 1',
+    true,
+  ),
+  css: sql('css', 'calling search spaces', 'select pkid, name from callingsearchspace'),
+  cssMembers: sql(
+    'cssMembers',
+    'which partitions each calling search space reaches',
+    'select fkcallingsearchspace, fkroutepartition from callingsearchspacemember',
+    true,
+  ),
+  partitions: sql('partitions', 'route partitions', 'select pkid, name from routepartition'),
+  routePatterns: sql(
+    'routePatterns',
+    'route patterns (pattern usage 5), their partition and whether a forced authorization code is required',
+    'select dnorpattern, fkroutepartition, authorizationrequired from numplan where tkpatternusage = 5',
+    true,
+  ),
+  appUsers: sql(
+    'appUsers',
+    'application users and whether each is a built-in (standard) account',
+    'select pkid, name, isstandard from applicationuser',
+  ),
+  groups: sql('groups', 'access control groups', 'select pkid, name from dirgroup'),
+  appUserGroups: sql(
+    'appUserGroups',
+    'application-user membership of access control groups',
+    'select fkapplicationuser, fkdirgroup from applicationuserdirgroupmap',
+    true,
+  ),
+  autoRegisteredPhones: {
+    id: 'autoRegisteredPhones',
+    tool: 'cucm_risport_query',
+    args: {
+      host: '{host}',
+      device_class: 'Phone',
+      status: 'Any',
+      select_by: 'Description',
+      select_items: ['Auto *'],
+      max_requests: 2,
+    },
+    purpose: 'phones RIS knows whose description is the "Auto <DN>" an auto-registered phone gets',
+  } satisfies EvidenceCall,
+  osPasswordMaxAge: cli(
+    'osPasswordMaxAge',
+    'maximum age of OS (CLI) administrator passwords',
+    'show password expiry maximum-age',
+  ),
+  ntp: cli('ntp', 'NTP synchronisation', 'utils ntp status'),
+  version: cli('version', 'the active software release', 'show version active'),
+  tlsMin: cli('tlsMin', 'the lowest TLS version the node accepts', 'show tls min-version'),
+  fips: cli('fips', 'whether the node runs in FIPS mode', 'utils fips status'),
+  certList: cli('certList', "the node's own certificates and who signed them", 'show cert list own'),
+  services: cli('services', 'activated and running services', 'utils service list'),
+  backups: cli(
+    'backups',
+    'Disaster Recovery System logs; each backup leaves <start>_b_<server>_<component>.log',
+    'file list activelog platform/drf/log date detail',
+  ),
+};
+
+/** The node's own certificates the expiry check reads one by one (`show cert own <name>`). */
+export const OWN_CERTIFICATES = [
+  'tomcat/tomcat.pem',
+  'tomcat-ECDSA/tomcat-ECDSA.pem',
+  'CallManager/CallManager.pem',
+  'CAPF/CAPF.pem',
+  'TVS/TVS.pem',
+  'ipsec/ipsec.pem',
+  'ITLRecovery/ITLRecovery.pem',
+] as const;
+
+export const certCalls: EvidenceCall[] = OWN_CERTIFICATES.map((name) =>
+  cli(`cert:${name}`, `validity of ${name}`, `show cert own ${name}`),
+);
+
+// ---- reading results -------------------------------------------------------------------------------
+
+/** An AXL value as text: plain strings, and foreign keys (`{ $value: name }`) by their name. */
+export function text(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v && typeof v === 'object' && '$value' in v) return text((v as { $value: unknown }).$value);
+  return '';
+}
+
+/** A uuid as SQL shows pkids: lower case, no braces (AXL shows `{ABC-...}`). */
+export function pkidOf(v: unknown): string {
+  const attrs =
+    v && typeof v === 'object' ? (v as { $attributes?: { uuid?: unknown } }).$attributes : undefined;
+  return text(attrs?.uuid).replace(/[{}]/g, '').toLowerCase();
+}
+
+/**
+ * Why an answer cannot be judged whole, or undefined when it can: a cut answer (it carries a cursor)
+ * must never pass a check silently, so the checks report it as the observation instead.
+ */
+export function incomplete(...results: (EvidenceResult | undefined)[]): string | undefined {
+  const cut = results.find((r) => r?.ok && r.data.complete === false);
+  return cut?.ok
+    ? `the ${String(cut.data.operation ?? 'tool')} answer is incomplete (cut with a cursor or state_info); continue it and judge again`
+    : undefined;
+}
+
+export function isTrue(v: unknown): boolean {
+  return /^(t|true|1)$/i.test(text(v).trim());
+}
+
+/** `Wed Dec 02 07:37:26 UTC 2026` (the VOS CLI's dates) as a Date, or undefined. */
+export function vosDate(s: string): Date | undefined {
+  const m = /(\w{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) UTC (\d{4})/.exec(s);
+  if (!m) return undefined;
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].indexOf(
+    m[1] ?? '',
+  );
+  if (month < 0) return undefined;
+  return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
+}
+
+/** Lines of CLI output, for quoting in an observation (never more than a short excerpt). */
+export function excerpt(out: string, max = 120): string {
+  const one = out.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}...` : one || '(no output)';
+}

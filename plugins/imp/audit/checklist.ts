@@ -1,0 +1,631 @@
+// The IM and Presence security audit as data: what the imp_security_audit prompt tells the agent, what
+// the security-guide chapters explain, and what the scripted runs against the lab evaluate. Every
+// evidence call is read-only and allowed for the auditor profile (test/plugins/imp/audit checks it).
+import {
+  outputOf,
+  rowsOf,
+  type Check,
+  type Checklist,
+  type EvidenceCall,
+  type EvidenceResult,
+  type Topic,
+} from '../../_shared/audit/checklist.ts';
+
+const DAY_MS = 86_400_000;
+/** A certificate closer to its end than this is a finding: time to order, sign and install a new one. */
+const CERT_MIN_DAYS = 30;
+/** The newest complete DRF backup must be younger than this. */
+const BACKUP_MAX_AGE_DAYS = 7;
+
+// ---- Evidence calls (shared between checks: the same tool and arguments run once) ----------------
+
+const cli = (id: string, command: string, purpose: string): EvidenceCall => ({
+  id,
+  tool: 'imp_os_run_command',
+  args: { host: '{host}', command },
+  purpose,
+});
+
+const sql = (id: string, query: string, purpose: string): EvidenceCall => ({
+  id,
+  tool: 'imp_axl_call',
+  args: { host: '{host}', operation: 'executeSQLQuery', args: { sql: query } },
+  purpose,
+});
+
+/** The IM&P security settings the lab and the checks name (processconfig on the publisher). */
+const SETTINGS = [
+  'XmppTlsRequired',
+  'XmppFederationEnabled',
+  'XmppFederationTlsRequired',
+  'XmppFederationPolicy',
+  'XmppFederationAllowedDomains',
+  'AuditLogEnabled',
+  'AuditLogRemoteSyslogServer',
+] as const;
+type Setting = (typeof SETTINGS)[number];
+
+const SETTINGS_SQL = sql(
+  'settings',
+  `select paramname, paramvalue from processconfig where paramname in (${SETTINGS.map((s) => `'${s}'`).join(', ')})`,
+  'the XMPP, federation and audit-log settings of the IM&P nodes',
+);
+
+const POLICY_SQL = sql(
+  'policy',
+  'select displayname, failedlogon, resetfailedlogonminutes, lockoutduration, minimumlength, trivialcredcheck, previouscredstostore, credexpiresafterdays, inactivedaysallowed from credentialpolicy',
+  'every credential policy of the IM&P database',
+);
+
+const SERVICES = cli('services', 'utils service list', 'which services are activated and running');
+
+const CERT_LIST = cli('certs', 'show cert list own', "the node's own certificates and who signed them");
+
+/** The certificates clients and federated servers see: web and SOAP login, XMPP client, XMPP federation. */
+const IDENTITY_CERTS = ['tomcat/tomcat.pem', 'cup-xmpp/cup-xmpp.pem', 'cup-xmpp-s2s/cup-xmpp-s2s.pem'];
+
+// ---- Reading the evidence -------------------------------------------------------------------------
+
+/** Values of one setting across nodes; an empty list when no node has it. Empty values are ''. */
+function setting(r: EvidenceResult | undefined, name: Setting): string[] {
+  return rowsOf(r)
+    .filter((row) => row.paramname === name)
+    .map((row) => (row.paramvalue === null || row.paramvalue === undefined ? '' : String(row.paramvalue)));
+}
+
+const isTrue = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(t|true|1)$/i.test(v));
+
+/** A number from a SQL cell, NaN when absent or not numeric. */
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+}
+
+/** The name in an AXL foreign-key field as the tool returns it (`{"$value": "imp-sub1", ...}` or a string). */
+function fkName(v: unknown): string {
+  const text = v && typeof v === 'object' ? (v as Record<string, unknown>).$value : v;
+  return typeof text === 'string' ? text.trim() : '';
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The `To:` date of `show cert own` (`To:   Wed Dec 02 07:34:45 UTC 2026`), or undefined. */
+export function certNotAfter(output: string): Date | undefined {
+  const m = /\bTo:\s+\w{3}\s+(\w{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})\s+\w+\s+(\d{4})/.exec(output);
+  if (!m) return undefined;
+  const month = MONTHS.indexOf(m[1] ?? '');
+  if (month < 0) return undefined;
+  return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
+}
+
+/** Start times of the DRF backups in a `file list` answer (log names `YYYY-MM-DD-hh-mm-ss_b_...`). */
+export function backupTimes(output: string): Date[] {
+  const out: Date[] = [];
+  for (const m of output.matchAll(/\b(\d{4})-(\d{2})-(\d{2})-(\d{2})-(\d{2})-(\d{2})_b_\S+/g))
+    out.push(
+      new Date(
+        Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])),
+      ),
+    );
+  return out;
+}
+
+/** Service name -> state from `utils service list` (`Name[STARTED]`, `Name[STOPPED] Service Not Activated`). */
+export function serviceStates(output: string): Map<string, string> {
+  const states = new Map<string, string>();
+  for (const m of output.matchAll(/^(.+?)\[([A-Z ]+)\]/gm)) states.set((m[1] ?? '').trim(), m[2] ?? '');
+  return states;
+}
+
+/** `Password expiry maximum age is set to 90 days` -> 90; `... is disabled` -> 0; unknown -> undefined. */
+export function expiryDays(output: string): number | undefined {
+  if (/age is disabled/i.test(output)) return 0;
+  const m = /age is set to (\d+) day/i.exec(output);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** One line per failing rule, or undefined when all pass. */
+const joined = (problems: string[]): string | undefined =>
+  problems.length > 0 ? problems.join('; ') : undefined;
+
+/** Checks each credential policy row against rules; every row must pass every rule. */
+function policyProblems(
+  r: EvidenceResult | undefined,
+  rules: [string, (row: Record<string, unknown>) => boolean][],
+): string | undefined {
+  const rows = rowsOf(r);
+  if (rows.length === 0) return 'no credential policy found';
+  const problems: string[] = [];
+  for (const row of rows) {
+    const failing = rules.filter(([, ok]) => !ok(row)).map(([what]) => what);
+    if (failing.length > 0) problems.push(`${String(row.displayname)}: ${failing.join(', ')}`);
+  }
+  return joined(problems);
+}
+
+// ---- Topics ---------------------------------------------------------------------------------------
+
+const TOPICS: Topic[] = [
+  {
+    id: 'platform',
+    title: 'Platform and OS hardening',
+    summary:
+      'The appliance operating system under IM and Presence is administered through the VOS CLI and the OS administration pages. Its administrator accounts are the most powerful on the node, so their passwords must age out, and the clock must be synchronised so that logs, certificates and the audit trail line up with the rest of the cluster.',
+  },
+  {
+    id: 'tls',
+    title: 'TLS and ciphers',
+    summary:
+      'Every secure interface of the node (web administration, SOAP and AXL, XMPP, SIP over TLS) negotiates within one minimum TLS version set at the OS level. Versions before 1.2 admit downgrade and weak cipher suites; raising the floor removes them from every interface at once.',
+  },
+  {
+    id: 'fips',
+    title: 'FIPS mode',
+    summary:
+      'FIPS mode restricts the node to validated cryptographic modules and approved algorithms, and runs self-tests at start-up. Deployments that must meet government or regulated-industry requirements need it on every node of the cluster.',
+  },
+  {
+    id: 'certificates',
+    title: 'Certificates and expiry',
+    summary:
+      'Jabber clients, browsers and federated XMPP servers identify the node by its tomcat, cup-xmpp and cup-xmpp-s2s certificates. Self-signed certificates teach users to accept warnings and cannot be validated by partners; an expired one stops logins and federation outright.',
+  },
+  {
+    id: 'passwords',
+    title: 'Password policy',
+    summary:
+      'Application and end-user credentials on IM and Presence follow the credential policies synchronised from Unified CM. The policy decides how many guesses an attacker gets, how long and how varied passwords must be, and when old or idle credentials stop working.',
+  },
+  {
+    id: 'accounts',
+    title: 'Privileged accounts and roles',
+    summary:
+      'Roles are granted through access control groups. Super-user groups give full administrative control of the cluster; an integration or service account needs only the narrow group its API requires, so each extra super user widens what a leaked password can do.',
+  },
+  {
+    id: 'services',
+    title: 'Activated services',
+    summary:
+      'Each activated feature service opens listeners and code paths. Services for optional features (directory search for third-party XMPP clients, SIP federation) should be activated only where the feature is really in use.',
+  },
+  {
+    id: 'audit-logging',
+    title: 'Audit logging',
+    summary:
+      'The application audit log records who changed what in the administration interfaces and APIs. It must be on, the service that writes it must run, and a copy must leave the node for a remote syslog server so an intruder with administrator rights cannot erase the trail.',
+  },
+  {
+    id: 'backups',
+    title: 'Backups',
+    summary:
+      'The Disaster Recovery System (DRF) backs up the IM and Presence database, presence and platform data to a remote server. Without a recent successful backup, a failed disk or a destructive change cannot be undone; the DRF writes one log per component for every backup it runs.',
+  },
+  {
+    id: 'xmpp-federation',
+    title: 'XMPP TLS and federation',
+    summary:
+      'XMPP carries chat, presence and file-transfer offers. Client connections must negotiate TLS before authentication, and federation with other XMPP domains must both encrypt the server-to-server link and admit only the partner domains the organisation has agreed to.',
+  },
+  {
+    id: 'ha',
+    title: 'High availability',
+    summary:
+      'A presence redundancy group pairs two IM and Presence nodes. With high availability on, users of a failed node move to its peer and stay signed in; with it off, or with a single node in the group, a node failure signs every assigned user out.',
+  },
+];
+
+// ---- Checks ---------------------------------------------------------------------------------------
+
+const CHECKS: Check[] = [
+  {
+    id: 'IMP-OS-01',
+    topic: 'platform',
+    title: 'OS administrator passwords age out',
+    rationale:
+      'A CLI administrator password that never expires stays valid for as long as it circulates; a minimum age stops users cycling straight back to an old password.',
+    evidence: [
+      cli('max', 'show password expiry maximum-age', 'the maximum password age of OS accounts'),
+      cli('min', 'show password expiry minimum-age', 'the minimum password age of OS accounts'),
+    ],
+    condition:
+      'the maximum age is disabled or longer than 180 days, or the minimum age is disabled (0), or either answer cannot be read.',
+    evaluate(r) {
+      const max = expiryDays(outputOf(r.max));
+      const min = expiryDays(outputOf(r.min));
+      const problems: string[] = [];
+      if (max === undefined) problems.push('maximum age not readable');
+      else if (max === 0) problems.push('maximum age disabled');
+      else if (max > 180) problems.push(`maximum age ${max} days`);
+      if (min === undefined) problems.push('minimum age not readable');
+      else if (min === 0) problems.push('minimum age disabled');
+      return joined(problems);
+    },
+    severity: 'medium',
+    remediation:
+      'Set ageing on the OS accounts: `set password expiry maximum-age 90` and `set password expiry minimum-age 1` (or your policy values) on every node.',
+  },
+  {
+    id: 'IMP-OS-02',
+    topic: 'platform',
+    title: 'The clock is synchronised to NTP',
+    rationale:
+      'Certificates, single sign-on assertions and log correlation all depend on the time; an unsynchronised node also makes the audit trail unreliable.',
+    evidence: [cli('ntp', 'utils ntp status', 'whether the node is synchronised to an NTP server')],
+    condition: 'the output does not say the node is synchronised to an NTP server.',
+    evaluate(r) {
+      const out = outputOf(r.ntp);
+      return /synchroni[sz]ed to NTP server/i.test(out) && !/unsynchroni[sz]ed/i.test(out)
+        ? undefined
+        : 'not synchronised to an NTP server';
+    },
+    severity: 'low',
+    remediation:
+      'Point the publisher at reliable NTP servers (OS administration, Settings > NTP Servers) and check `utils ntp status` again after a few polls.',
+  },
+  {
+    id: 'IMP-TLS-01',
+    topic: 'tls',
+    title: 'Minimum TLS version is 1.2 or later',
+    rationale:
+      'TLS 1.0 and 1.1 allow downgrade attacks and obsolete cipher suites on every secure interface of the node, XMPP included.',
+    evidence: [cli('tls', 'show tls min-version', 'the minimum TLS version of all secure interfaces')],
+    condition: 'the configured minimum version is below 1.2, or cannot be read.',
+    evaluate(r) {
+      const m = /minimum version:\s*([\d.]+)/i.exec(outputOf(r.tls));
+      if (!m?.[1]) return 'minimum TLS version not readable';
+      return Number(m[1]) < 1.2 ? `minimum TLS version ${m[1]}` : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'After confirming every client and peer supports TLS 1.2, run `set tls min-version 1.2` on each node of the cluster (it asks for a reboot), in a maintenance window.',
+  },
+  {
+    id: 'IMP-FIPS-01',
+    topic: 'fips',
+    title: 'FIPS mode is on',
+    rationale:
+      'Without FIPS mode the node may use non-validated modules and algorithms, which regulated deployments do not accept.',
+    evidence: [cli('fips', 'utils fips status', 'whether the node runs in FIPS mode')],
+    condition: 'the node reports NON-FIPS mode, or does not say it operates in FIPS mode.',
+    evaluate(r) {
+      const out = outputOf(r.fips);
+      return /NON-FIPS/i.test(out) || !/operating in FIPS mode/i.test(out)
+        ? 'the node operates in non-FIPS mode'
+        : undefined;
+    },
+    severity: 'medium',
+    remediation:
+      'Where the deployment requires it, enable FIPS with `utils fips enable` on each node, one at a time (each reboots and regenerates its certificates), then re-sign the identity certificates.',
+  },
+  {
+    id: 'IMP-CERT-01',
+    topic: 'certificates',
+    title: 'Client-facing certificates are CA-signed',
+    rationale:
+      'Jabber clients and federated servers can only validate a certificate issued by a CA they trust; a self-signed identity invites users to click through warnings and lets an impostor blend in.',
+    evidence: [CERT_LIST],
+    condition:
+      'tomcat, cup-xmpp or cup-xmpp-s2s is self-signed, or tomcat or cup-xmpp is missing from the list.',
+    evaluate(r) {
+      const lines = outputOf(r.certs).split('\n');
+      const problems: string[] = [];
+      for (const name of IDENTITY_CERTS) {
+        const line = lines.find((l) => l.trim().toLowerCase().startsWith(`${name.toLowerCase()}:`));
+        if (!line) {
+          if (!name.startsWith('cup-xmpp-s2s')) problems.push(`${name} not listed`);
+        } else if (/self-signed/i.test(line)) problems.push(`${name} is self-signed`);
+      }
+      return joined(problems);
+    },
+    severity: 'medium',
+    remediation:
+      'Generate a CSR for each of tomcat, cup-xmpp and cup-xmpp-s2s (OS administration, Certificate Management), have the enterprise or a public CA sign it, upload the CA chain to the matching -trust store and the certificate itself, then restart the services the upload names.',
+  },
+  {
+    id: 'IMP-CERT-02',
+    topic: 'certificates',
+    title: `No client-facing certificate expires within ${CERT_MIN_DAYS} days`,
+    rationale:
+      'An expired tomcat or XMPP certificate stops Jabber sign-in and federation without warning to users; renewal takes time to plan.',
+    evidence: IDENTITY_CERTS.map((name, i) =>
+      cli(`cert${i}`, `show cert own ${name}`, `the validity period of ${name}`),
+    ),
+    condition: `a certificate expires within ${CERT_MIN_DAYS} days or has expired, or its end date cannot be read.`,
+    evaluate(r) {
+      const problems: string[] = [];
+      IDENTITY_CERTS.forEach((name, i) => {
+        const to = certNotAfter(outputOf(r[`cert${i}`]));
+        if (!to) {
+          problems.push(`${name}: end of validity not readable`);
+          return;
+        }
+        const days = Math.floor((to.getTime() - Date.now()) / DAY_MS);
+        if (days < CERT_MIN_DAYS)
+          problems.push(
+            days < 0
+              ? `${name} expired on ${to.toISOString().slice(0, 10)}`
+              : `${name} expires in ${days} days (${to.toISOString().slice(0, 10)})`,
+          );
+      });
+      return joined(problems);
+    },
+    severity: 'high',
+    remediation:
+      'Renew the certificate now: a new CSR signed by the CA (or, only as a stop-gap, regeneration), uploaded on every node, then restart the services it names (Cisco Tomcat, Cisco XCP Connection Manager or XCP Router).',
+  },
+  {
+    id: 'IMP-PWD-01',
+    topic: 'passwords',
+    title: 'Accounts lock after a few failed logons',
+    rationale:
+      'Without a lockout threshold an attacker can guess application and end-user passwords indefinitely against the web pages, AXL and Jabber sign-in.',
+    evidence: [POLICY_SQL],
+    condition:
+      'a credential policy allows unlimited failed logons (0) or more than 5, or never resets the count of failures (0 minutes).',
+    evaluate(r) {
+      return policyProblems(r.policy, [
+        ['no lockout threshold', (p) => num(p.failedlogon) > 0],
+        ['lockout threshold above 5', (p) => !(num(p.failedlogon) > 5)],
+        ['failed-logon counter never resets', (p) => num(p.resetfailedlogonminutes) > 0],
+      ]);
+    },
+    severity: 'high',
+    remediation:
+      'In Unified CM administration (User Management > User Settings > Credential Policy), set failed logons allowed to 3-5, a reset period and a lockout duration of at least 30 minutes; the change reaches IM and Presence by synchronisation.',
+  },
+  {
+    id: 'IMP-PWD-02',
+    topic: 'passwords',
+    title: 'Passwords are long, non-trivial and not reused',
+    rationale:
+      'Short or trivial passwords fall to guessing; without history a forced change can return to the previous password.',
+    evidence: [POLICY_SQL],
+    condition:
+      'a credential policy allows passwords shorter than 8 characters, does not reject trivial passwords, or remembers fewer than 5 previous passwords.',
+    evaluate(r) {
+      return policyProblems(r.policy, [
+        ['minimum length below 8', (p) => num(p.minimumlength) >= 8],
+        ['trivial passwords accepted', (p) => isTrue(p.trivialcredcheck)],
+        ['fewer than 5 previous passwords remembered', (p) => num(p.previouscredstostore) >= 5],
+      ]);
+    },
+    severity: 'medium',
+    remediation:
+      'In the credential policy, set a minimum length of at least 8 (12 for administrators), check "Check for Trivial Passwords" and store at least 5 previous credentials.',
+  },
+  {
+    id: 'IMP-PWD-03',
+    topic: 'passwords',
+    title: 'Credentials expire and idle accounts are disabled',
+    rationale:
+      'A password that never expires, or an account nobody uses that stays enabled, keeps a leaked credential useful indefinitely.',
+    evidence: [POLICY_SQL],
+    condition:
+      'a credential policy never expires credentials (0) or lets them live longer than 180 days, or never disables inactive accounts (0).',
+    evaluate(r) {
+      return policyProblems(r.policy, [
+        ['credentials never expire', (p) => num(p.credexpiresafterdays) > 0],
+        ['credentials live longer than 180 days', (p) => !(num(p.credexpiresafterdays) > 180)],
+        ['inactive accounts are never disabled', (p) => num(p.inactivedaysallowed) > 0],
+      ]);
+    },
+    severity: 'medium',
+    remediation:
+      'In the credential policy, set "Expires After" to 90 days (or your policy) and "Inactive Days Allowed" to 90; give integration accounts their own policy with a documented rotation instead of no expiry.',
+  },
+  {
+    id: 'IMP-ACCT-01',
+    topic: 'accounts',
+    title: 'Only the installation administrator holds a super-user role',
+    rationale:
+      'A super-user application account can reconfigure the whole cluster; integrations need only their API group (for example Standard AXL API Access).',
+    evidence: [
+      sql(
+        'groups',
+        "select pkid, name from dirgroup where name like '%Super Users%'",
+        'the super-user access control groups',
+      ),
+      sql(
+        'members',
+        'select fkapplicationuser, fkdirgroup from applicationuserdirgroupmap',
+        'which application users belong to which groups',
+      ),
+      sql('apps', 'select pkid, name, isstandard from applicationuser', 'the application users'),
+    ],
+    condition:
+      'an application user that is not a standard (installation-created) account belongs to a super-user group.',
+    evaluate(r) {
+      const groups = new Map(rowsOf(r.groups).map((g) => [String(g.pkid), String(g.name)]));
+      const apps = new Map(rowsOf(r.apps).map((a) => [String(a.pkid), a]));
+      const privileged = new Set<string>();
+      for (const m of rowsOf(r.members)) {
+        const group = groups.get(String(m.fkdirgroup));
+        const app = apps.get(String(m.fkapplicationuser));
+        if (group && app && !isTrue(app.isstandard)) privileged.add(`${String(app.name)} (${group})`);
+      }
+      return privileged.size > 0
+        ? `non-standard application users with a super-user role: ${[...privileged].sort().join(', ')}`
+        : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Remove the account from the super-user group and give it only the groups its integration needs (e.g. Standard AXL API Access); rotate its password, since it may have been shared widely.',
+  },
+  {
+    id: 'IMP-SVC-01',
+    topic: 'services',
+    title: 'Optional network services are not activated without need',
+    rationale:
+      'Each running service is attack surface; the directory service for third-party XMPP clients and the SIP federation connection manager are only needed for those features.',
+    evidence: [SERVICES],
+    condition:
+      'Cisco XCP Directory Service or Cisco XCP SIP Federation Connection Manager is STARTED (confirm the feature is in use before accepting it), or the service list cannot be read.',
+    evaluate(r) {
+      const states = serviceStates(outputOf(r.services));
+      if (states.size === 0) return 'service list not readable';
+      const running = ['Cisco XCP Directory Service', 'Cisco XCP SIP Federation Connection Manager'].filter(
+        (s) => states.get(s) === 'STARTED',
+      );
+      return running.length > 0 ? `activated and running: ${running.join(', ')}` : undefined;
+    },
+    severity: 'low',
+    remediation:
+      'If no third-party XMPP client needs directory search and no SIP federation is configured, deactivate these services in Cisco Unified IM and Presence Serviceability (Tools > Service Activation) on every node.',
+  },
+  {
+    id: 'IMP-LOG-01',
+    topic: 'audit-logging',
+    title: 'Application audit logging is on and forwarded off the node',
+    rationale:
+      'Without the application audit log, administrative changes cannot be attributed; a log kept only on the node can be wiped by whoever compromised it.',
+    evidence: [SETTINGS_SQL, SERVICES],
+    condition:
+      'AuditLogEnabled is not T on some node (or not set), no remote syslog server receives the audit log, or Cisco Audit Event Service is not STARTED.',
+    evaluate(r) {
+      const problems: string[] = [];
+      const enabled = setting(r.settings, 'AuditLogEnabled');
+      if (enabled.length === 0 || enabled.some((v) => !isTrue(v))) problems.push('application audit log off');
+      const remote = setting(r.settings, 'AuditLogRemoteSyslogServer');
+      if (remote.length === 0 || remote.some((v) => v.trim() === ''))
+        problems.push('no remote syslog server for the audit log');
+      if (serviceStates(outputOf(r.services)).get('Cisco Audit Event Service') !== 'STARTED')
+        problems.push('Cisco Audit Event Service not running');
+      return joined(problems);
+    },
+    severity: 'medium',
+    remediation:
+      'In IM and Presence Serviceability (Tools > Audit Log Configuration) enable the application audit log with the cluster-wide option, set a remote syslog server, and make sure Cisco Audit Event Service runs on every node.',
+  },
+  {
+    id: 'IMP-BKP-01',
+    topic: 'backups',
+    title: `A DRF backup ran within the last ${BACKUP_MAX_AGE_DAYS} days`,
+    rationale:
+      'An old or missing backup means a failed node or a destructive change loses users, contacts and configuration.',
+    evidence: [
+      cli(
+        'drf',
+        'file list activelog platform/drf/log detail',
+        'the Disaster Recovery System logs, one per backed-up component and backup',
+      ),
+    ],
+    condition: `no backup log (name YYYY-MM-DD-hh-mm-ss_b_...) is younger than ${BACKUP_MAX_AGE_DAYS} days.`,
+    evaluate(r) {
+      const times = backupTimes(outputOf(r.drf));
+      if (times.length === 0) return 'no DRF backup log found';
+      const newest = Math.max(...times.map((t) => t.getTime()));
+      const days = Math.floor((Date.now() - newest) / DAY_MS);
+      return days > BACKUP_MAX_AGE_DAYS
+        ? `last backup ${days} days ago (${new Date(newest).toISOString().slice(0, 10)})`
+        : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Configure a DRF backup device on a remote SFTP server and a daily schedule for the whole IM and Presence cluster (Disaster Recovery System > Backup > Scheduler); run one now and confirm it succeeds.',
+  },
+  {
+    id: 'IMP-XMPP-01',
+    topic: 'xmpp-federation',
+    title: 'XMPP clients must use TLS',
+    rationale:
+      'If TLS is optional on the client port, a client or attacker can authenticate and chat in clear text on the network.',
+    evidence: [SETTINGS_SQL],
+    condition: 'XmppTlsRequired is not T on some node, or is not set.',
+    evaluate(r) {
+      const v = setting(r.settings, 'XmppTlsRequired');
+      if (v.length === 0) return 'XmppTlsRequired not set (TLS optional for XMPP clients)';
+      return v.some((x) => !isTrue(x)) ? 'XMPP client connections do not require TLS' : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'Require TLS for XMPP client connections (System > Security > Settings, XMPP client to IM/P service secure mode), then restart Cisco XCP Connection Manager and Cisco XCP Router in a maintenance window.',
+  },
+  {
+    id: 'IMP-FED-01',
+    topic: 'xmpp-federation',
+    title: 'XMPP federation requires TLS',
+    rationale:
+      'Federated chat and presence cross networks the organisation does not control; without TLS on the server-to-server link they can be read and altered in transit.',
+    evidence: [SETTINGS_SQL],
+    condition: 'XMPP federation is enabled and XmppFederationTlsRequired is not T.',
+    evaluate(r) {
+      if (!setting(r.settings, 'XmppFederationEnabled').some(isTrue)) return undefined;
+      const tls = setting(r.settings, 'XmppFederationTlsRequired');
+      return tls.length === 0 || tls.some((x) => !isTrue(x))
+        ? 'XMPP federation is enabled without requiring TLS'
+        : undefined;
+    },
+    severity: 'high',
+    remediation:
+      'In the XMPP federation settings, require TLS (and SASL or dialback with certificate validation) for server-to-server connections; make sure cup-xmpp-s2s is CA-signed first, then restart Cisco XCP XMPP Federation Connection Manager.',
+  },
+  {
+    id: 'IMP-FED-02',
+    topic: 'xmpp-federation',
+    title: 'Federation admits only agreed partner domains',
+    rationale:
+      'An allow-all federation policy lets any XMPP domain on the internet reach users with chat and presence requests, a channel for spam and phishing.',
+    evidence: [SETTINGS_SQL],
+    condition:
+      'XMPP federation is enabled and its policy is not deny-by-default (XmppFederationPolicy is not deny), or no partner domain is listed.',
+    evaluate(r) {
+      if (!setting(r.settings, 'XmppFederationEnabled').some(isTrue)) return undefined;
+      const problems: string[] = [];
+      const policy = setting(r.settings, 'XmppFederationPolicy');
+      if (policy.length === 0 || policy.some((p) => p.toLowerCase() !== 'deny'))
+        problems.push(`federation policy ${policy.join(', ') || 'not set'} (any domain may federate)`);
+      if (!setting(r.settings, 'XmppFederationAllowedDomains').some((d) => d.trim() !== ''))
+        problems.push('no partner domain listed');
+      return joined(problems);
+    },
+    severity: 'medium',
+    remediation:
+      'Set the XMPP federation policy to deny by default and list the partner domains as exceptions (Presence > Inter-Domain Federation > XMPP Federation > Policy); review the list yearly.',
+  },
+  {
+    id: 'IMP-HA-01',
+    topic: 'ha',
+    title: 'High availability is on for every presence redundancy group',
+    rationale:
+      'Without high availability, or with one node in a group, the failure of a node signs all of its users out of chat and presence until it returns.',
+    evidence: [
+      {
+        id: 'groups',
+        tool: 'imp_axl_call',
+        args: {
+          host: '{host}',
+          operation: 'listPresenceRedundancyGroup',
+          args: {
+            searchCriteria: { name: '%' },
+            returnedTags: { name: '', server1: '', server2: '', haEnabled: '' },
+          },
+        },
+        purpose: 'every presence redundancy group, its two servers and whether high availability is on',
+      },
+    ],
+    condition:
+      'a presence redundancy group has high availability off or no second server, or no group is configured.',
+    evaluate(r) {
+      const groups = rowsOf(r.groups);
+      if (groups.length === 0) return 'no presence redundancy group configured';
+      const problems: string[] = [];
+      for (const g of groups) {
+        const name = String(g.name);
+        if (!isTrue(g.haEnabled)) problems.push(`${name}: high availability off`);
+        if (fkName(g.server2) === '') problems.push(`${name}: no second server`);
+      }
+      return joined(problems);
+    },
+    severity: 'medium',
+    remediation:
+      'Add a second IM and Presence node to each presence redundancy group and enable high availability (System > Presence Redundancy Groups), in a maintenance window; check `utils ha status` afterwards.',
+  },
+];
+
+export const IMP_CHECKLIST: Checklist = {
+  product: 'imp',
+  prompt: 'imp_security_audit',
+  title: 'IM and Presence security audit',
+  guide: 'Cisco Unified Communications Manager IM and Presence Service security guide, release 15',
+  topics: TOPICS,
+  checks: CHECKS,
+};

@@ -1,0 +1,4 @@
+// certificate_generate_csr: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('certificate_generate_csr');

@@ -1,0 +1,4 @@
+// encrypt_sftp_password: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('encrypt_sftp_password');

@@ -1,0 +1,4 @@
+// export_mcp_definitions: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('export_mcp_definitions');

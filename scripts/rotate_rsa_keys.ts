@@ -1,0 +1,4 @@
+// rotate_rsa_keys: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('rotate_rsa_keys');

@@ -1,0 +1,4 @@
+// run_tests: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('run_tests');

@@ -1,0 +1,4 @@
+// show_tech: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('show_tech');

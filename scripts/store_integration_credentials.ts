@@ -1,0 +1,4 @@
+// store_integration_credentials: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('store_integration_credentials');

@@ -1,0 +1,4 @@
+// validate_scanner_output: entry point to the kernel CLI command of that name (docs/operations.md).
+import { runCommand } from '../kernel/cli/run-script.ts';
+
+await runCommand('validate_scanner_output');

@@ -1,0 +1,113 @@
+// A security audit run as an agent would run it, from the checklist data, through real MCP clients
+// against the lab: the auditor gathers the evidence and writes the report, then exports the PDF.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LabProfile } from '../../lab/index.ts';
+import type { Checklist, EvidenceResult } from '../../plugins/_shared/audit/checklist.ts';
+import { runChecklist, type ChecklistRun } from '../../plugins/_shared/audit/run-checklist.ts';
+import { prepareNode, startProductStack, type ProductStack } from './product-stack.ts';
+
+export interface AuditRun {
+  run: ChecklistRun;
+  report: string;
+  /** Bytes of the exported PDF, or undefined when Chromium is absent (the reason was printed). */
+  pdfBytes: number | undefined;
+  wallMs: number;
+}
+
+/** A stack whose auditor can audit the product's lab node (schemas downloaded by the admin). */
+export async function auditStack(
+  product: 'cucm' | 'imp' | 'cuc',
+  profile: LabProfile,
+): Promise<ProductStack> {
+  const s = await startProductStack({ lab: { profile } });
+  try {
+    await prepareNode(s, product);
+    if (product === 'cucm') await s.ok('admin', 'cucm_download_ris_toolkit', { host: s.node('cucm').name });
+    return s;
+  } catch (err) {
+    await s.stop();
+    throw err;
+  }
+}
+
+export async function runAudit(s: ProductStack, checklist: Checklist, reportName: string): Promise<AuditRun> {
+  const host = s.node(checklist.product).name;
+  const started = performance.now();
+  // The prompt renders for the auditor (the agent would read it first).
+  const prompt = await s.ok('auditor', 'infra_get_prompt', {
+    name: checklist.prompt,
+    arguments: { host, report: reportName },
+  });
+  assert.ok(JSON.stringify(prompt).includes(checklist.checks[0]?.id ?? '\0'));
+  const call = async (tool: string, args: Record<string, unknown>): Promise<EvidenceResult> => {
+    const r = await s.mcp.auditor.call(tool, args);
+    const sc = (r.structuredContent ?? {}) as Record<string, unknown>;
+    return r.isError
+      ? { ok: false, error: String(sc.error), message: String(sc.message) }
+      : { ok: true, data: sc };
+  };
+  const run = await runChecklist(checklist, host, call);
+  await writeReport(s, checklist, reportName, host, run);
+  const report = await readReport(s, reportName);
+  const pdfBytes = await exportPdf(s, reportName);
+  return { run, report, pdfBytes, wallMs: performance.now() - started };
+}
+
+async function writeReport(
+  s: ProductStack,
+  checklist: Checklist,
+  name: string,
+  host: string,
+  run: ChecklistRun,
+): Promise<void> {
+  await s.ok('auditor', 'common_write_report', {
+    name,
+    mode: 'create',
+    content: `# ${checklist.title}: ${host}\n\nScope: all. Checks: ${checklist.checks.length}.\n`,
+  });
+  for (const t of checklist.topics) {
+    const lines = checklist.checks
+      .filter((c) => c.topic === t.id)
+      .map((c) => {
+        const f = run.findings.find((x) => x.check === c.id);
+        const u = run.unjudged.find((x) => x.check === c.id);
+        return `- ${c.id} ${f ? `FINDING (${c.severity}): ${f.detail}` : u ? `NOT ASSESSED: ${u.reason}` : 'PASS'}`;
+      });
+    await s.ok('auditor', 'common_write_report', {
+      name,
+      mode: 'append',
+      content: `\n## ${t.title}\n\n${lines.join('\n')}\n`,
+    });
+  }
+  const table = run.findings.map((f) => `| ${f.check} | ${f.severity} | ${f.title} |`).join('\n');
+  await s.ok('auditor', 'common_write_report', {
+    name,
+    mode: 'append',
+    content: `\n## Summary\n\n| Check | Severity | Title |\n|---|---|---|\n${table}\n`,
+  });
+}
+
+async function readReport(s: ProductStack, name: string): Promise<string> {
+  let text = '';
+  let cursor: number | null = 0;
+  while (cursor !== null) {
+    const r = await s.ok('auditor', 'common_read_report', { name, cursor });
+    text += String(r.content);
+    cursor = r.next_cursor as number | null;
+  }
+  return text;
+}
+
+async function exportPdf(s: ProductStack, name: string): Promise<number | undefined> {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    console.log(`PDF export not exercised: no Chromium at ${chromium} (CI installs it)`);
+    return undefined;
+  }
+  const r = await s.ok('auditor', 'common_export_report_pdf', { name });
+  const file = join(s.k.stateDir, 'reports', 'auditor1', String(r.pdf));
+  assert.ok(readFileSync(file).subarray(0, 5).equals(Buffer.from('%PDF-')));
+  return statSync(file).size;
+}
