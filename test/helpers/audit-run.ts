@@ -1,6 +1,7 @@
 // A security audit run as an agent would run it, from the checklist data, through real MCP clients
 // against the lab: the auditor gathers the evidence and writes the report, then exports the PDF.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabProfile } from '../../lab/index.ts';
@@ -109,5 +110,13 @@ async function exportPdf(s: ProductStack, name: string): Promise<number | undefi
   const r = await s.ok('auditor', 'common_export_report_pdf', { name });
   const file = join(s.k.stateDir, 'reports', 'auditor1', String(r.pdf));
   assert.ok(readFileSync(file).subarray(0, 5).equals(Buffer.from('%PDF-')));
+  // Read the PDF back as text where poppler is installed (CI installs it): the summary must be in it.
+  try {
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    assert.match(text, /Summary/, 'the PDF carries the report');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    console.log('PDF text not read back: pdftotext is absent (CI installs poppler-utils)');
+  }
   return statSync(file).size;
 }
