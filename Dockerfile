@@ -45,5 +45,7 @@ EXPOSE 8443
 # Liveness over HTTPS every 30 s (functional spec: container health check period).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["node", "scripts/healthcheck.mjs"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# node itself (not npm) receives SIGTERM from tini and shuts down cleanly.
-CMD ["node", "--import", "tsx", "kernel/main.ts"]
+# tini forwards SIGTERM to the container entry, which stops the server cleanly and exits with it; while
+# `docker exec ... scripts/backup_restore.ts --replace` runs, the entry outlives the server it stops so the
+# restore can finish (then restart the container).
+CMD ["node", "--import", "tsx", "kernel/container-entry.ts"]

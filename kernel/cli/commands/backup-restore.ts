@@ -17,6 +17,7 @@ import {
   prepareRestore,
   type PreparedRestore,
 } from '../../backup/restore.ts';
+import { removeRestoreMarker, writeRestoreMarker } from '../../backup/restore-marker.ts';
 import { findRunningServer, PID_FILE, stopServer } from '../../backup/server-process.ts';
 import { parseSftpUrl } from '../../backup/sftp.ts';
 import { decryptSftpPassword } from '../../backup/sftp-password.ts';
@@ -172,6 +173,22 @@ async function replaceLive(
     io.err(`${NAME}: declined; nothing was changed.\n`);
     return EXIT.DECLINED;
   }
+  // Held until the end: a container entry seeing the server stop for this restore waits for it.
+  writeRestoreMarker(stateDir);
+  try {
+    return await replaceStopped(prepared, stateDir, running, settings, io);
+  } finally {
+    removeRestoreMarker(stateDir);
+  }
+}
+
+async function replaceStopped(
+  prepared: PreparedRestore,
+  stateDir: string,
+  running: ReturnType<typeof findRunningServer>,
+  settings: OperatorSettings,
+  io: CliIo,
+): Promise<number> {
   if (running) {
     io.out(`Stopping the server (pid ${running.pid}, SIGTERM)...\n`);
     const grace = settings.config?.SHUTDOWN_GRACE_MS ?? 10_000;
