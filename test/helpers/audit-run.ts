@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabProfile } from '../../lab/index.ts';
+import { seededWeaknesses } from '../../lab/weaknesses/index.ts';
 import type { Checklist, EvidenceResult } from '../../plugins/_shared/audit/checklist.ts';
 import { runChecklist, type ChecklistRun } from '../../plugins/_shared/audit/run-checklist.ts';
 import { prepareNode, startProductStack, type ProductStack } from './product-stack.ts';
@@ -119,4 +120,39 @@ async function exportPdf(s: ProductStack, name: string): Promise<number | undefi
     console.log('PDF text not read back: pdftotext is absent (CI installs poppler-utils)');
   }
   return statSync(file).size;
+}
+
+/** An audit on a fresh stack of the product's lab, the stack stopped afterwards. */
+export async function auditLab(checklist: Checklist, profile: LabProfile): Promise<AuditRun> {
+  const s = await auditStack(checklist.product, profile);
+  try {
+    return await runAudit(s, checklist, `${checklist.product}-audit-${profile}.md`);
+  } finally {
+    await s.stop();
+  }
+}
+
+/** Every topic and every check of the checklist appears in the report with its verdict. */
+export function assertReportComplete(checklist: Checklist, report: string): void {
+  for (const t of checklist.topics) assert.ok(report.includes(`## ${t.title}`), t.id);
+  for (const c of checklist.checks) assert.match(report, new RegExp(`^- ${c.id} `, 'm'), c.id);
+}
+
+/**
+ * The weak lab's findings are exactly its seeded weaknesses (recall 100%, no false positive), none
+ * unjudged, each in the report's section and its summary.
+ */
+export function assertFindsExactlySeeded(checklist: Checklist, a: AuditRun): void {
+  assert.deepEqual(a.run.unjudged, []);
+  const expected = [...new Set(seededWeaknesses('weak', checklist.product).map((w) => w.check))].sort();
+  assert.deepEqual(
+    a.run.findings.map((f) => f.check).sort(),
+    expected,
+    JSON.stringify(a.run.findings, null, 1),
+  );
+  assertReportComplete(checklist, a.report);
+  for (const f of a.run.findings) {
+    assert.ok(a.report.includes(`- ${f.check} FINDING (${f.severity})`), f.check);
+    assert.ok(a.report.includes(`| ${f.check} | ${f.severity} |`), `${f.check} in the summary`);
+  }
 }

@@ -5,40 +5,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LabProfile } from '../../../../lab/index.ts';
-import { seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
 import { CUC_CHECKLIST } from '../../../../plugins/cuc/audit/checklist.ts';
-import { auditStack, runAudit, type AuditRun } from '../../../helpers/audit-run.ts';
+import {
+  assertFindsExactlySeeded,
+  assertReportComplete,
+  auditLab,
+  type AuditRun,
+} from '../../../helpers/audit-run.ts';
 
-async function audit(profile: LabProfile): Promise<AuditRun> {
-  const s = await auditStack('cuc', profile);
-  try {
-    return await runAudit(s, CUC_CHECKLIST, `cuc-audit-${profile}.md`);
-  } finally {
-    await s.stop();
-  }
-}
-
-/** Every topic and every check of the checklist appears in the report with its verdict. */
-function assertReportComplete(report: string): void {
-  for (const t of CUC_CHECKLIST.topics) assert.ok(report.includes(`## ${t.title}`), t.id);
-  for (const c of CUC_CHECKLIST.checks) assert.match(report, new RegExp(`^- ${c.id} `, 'm'), c.id);
-}
+const audit = (profile: LabProfile): Promise<AuditRun> => auditLab(CUC_CHECKLIST, profile);
 
 describe('cuc_security_audit end to end', () => {
   it('weak lab: finds every seeded weakness and nothing else; the report and PDF hold them', async () => {
-    const { run, report, pdfBytes, wallMs } = await audit('weak');
-    assert.deepEqual(run.unjudged, []);
-    const expected = [...new Set(seededWeaknesses('weak', 'cuc').map((w) => w.check))].sort();
-    assert.deepEqual(
-      run.findings.map((f) => f.check).sort(),
-      expected,
-      JSON.stringify(run.findings, null, 1),
-    );
-    assertReportComplete(report);
-    for (const f of run.findings) {
-      assert.ok(report.includes(`- ${f.check} FINDING (${f.severity})`), f.check);
-      assert.ok(report.includes(`| ${f.check} | ${f.severity} |`), `${f.check} in the summary`);
-    }
+    const weak = await audit('weak');
+    assertFindsExactlySeeded(CUC_CHECKLIST, weak);
+    const { run, pdfBytes, wallMs } = weak;
     // The findings say what was seen, and name exactly the seeded objects.
     const detail = (id: string): string => run.findings.find((f) => f.check === id)?.detail ?? '';
     assert.match(detail('CUC-TLS-01'), /1\.0/);
@@ -67,7 +48,7 @@ describe('cuc_security_audit end to end', () => {
     const { run, report, wallMs } = await audit('hardened');
     assert.deepEqual(run.unjudged, []);
     assert.deepEqual(run.findings, []);
-    assertReportComplete(report);
+    assertReportComplete(CUC_CHECKLIST, report);
     assert.doesNotMatch(report, /FINDING/);
     console.log(`cuc audit, hardened lab: ${run.calls} evidence calls, ${Math.round(wallMs)} ms`);
   });
