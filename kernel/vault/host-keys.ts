@@ -212,6 +212,24 @@ export class ClientHostKeys {
     return status(p, h, next);
   }
 
+  /**
+   * Pins a key an operator verified out of band (on the node's console) without a first connection:
+   * it is recorded as presented, then trusted, with the same TRUSTED audit as a `decide`. Nothing
+   * changes when exactly that key is already pinned. For operator scripts (a client whose profile may
+   * not decide, the demo), never for tools.
+   */
+  pinVerified(product: Product, host: string, fingerprint: string): HostKeyStatus {
+    const h = sshHost(host);
+    const known = this.list(product).find((x) => x.host === h);
+    if (known?.state === 'trusted' && known.fingerprint === normaliseFingerprint(fingerprint)) return known;
+    try {
+      this.checkHostKey(product, host, fingerprint);
+    } catch (err) {
+      if (!(err instanceof HostKeyError)) throw err;
+    }
+    return this.decide(product, host, 'trust', fingerprint);
+  }
+
   /** Trust state of every host this client has connected to (or one product's). */
   list(product?: Product): HostKeyStatus[] {
     const only = product === undefined ? undefined : sshProduct(product);

@@ -1,13 +1,7 @@
 import bunyan from 'bunyan';
 import { AuditLog } from '../../kernel/audit/audit-log.ts';
 import { statePaths } from '../../kernel/paths.ts';
-import {
-  HostKeyError,
-  Vault,
-  type ClientVault,
-  type CredentialKind,
-  type Product,
-} from '../../kernel/vault/index.ts';
+import { Vault, type CredentialKind, type Product } from '../../kernel/vault/index.ts';
 import type { LabInfo } from '../types.ts';
 
 /**
@@ -54,23 +48,11 @@ export async function seedVault(stateDir: string, clients: string[], lab: LabInf
           stored++;
         }
         if (c.os && node.sshHostKeyFingerprint && node.product !== 'phone')
-          pinHostKey(view, node.product, node.name, node.sshHostKeyFingerprint);
+          view.hostKeys.pinVerified(node.product, node.name, node.sshHostKeyFingerprint);
       }
     }
   } finally {
     await audit.close();
   }
   return stored;
-}
-
-/** Records the node's key as presented (first contact), then trusts it, unless it is already pinned. */
-function pinHostKey(view: ClientVault, product: Product, host: string, fingerprint: string): void {
-  const state = view.hostKeys.list(product).find((h) => h.host === host.toLowerCase());
-  if (state?.state === 'trusted' && state.fingerprint === fingerprint) return;
-  try {
-    view.hostKeys.checkHostKey(product, host, fingerprint);
-  } catch (err) {
-    if (!(err instanceof HostKeyError)) throw err;
-  }
-  view.hostKeys.decide(product, host, 'trust', fingerprint);
 }

@@ -5,13 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  HostKeyError,
   KINDS_BY_PRODUCT,
   normaliseFingerprint,
   normaliseHost,
   PRODUCTS,
-  sshHost,
-  type ClientVault,
   type CredentialKind,
   type CredentialSecret,
   type Product,
@@ -52,21 +49,6 @@ async function readPassword(io: CliIo, values: Values, name: string): Promise<st
   const again = await askSecret(io, 'Password again: ');
   if (again !== first) return fail(io, name, 'the two passwords differ; nothing stored');
   return first;
-}
-
-/**
- * Pins the node's SSH host key for the client: the fingerprint the operator checked on the node
- * (out of band) is recorded as presented, then trusted, as an admin would with *_os_trust_fingerprint.
- */
-function pinHostKey(view: ClientVault, product: Product, host: string, fingerprint: string): void {
-  const state = view.hostKeys.list(product).find((h) => h.host === sshHost(host));
-  if (state?.state === 'trusted' && state.fingerprint === fingerprint) return;
-  try {
-    view.hostKeys.checkHostKey(product, host, fingerprint);
-  } catch (err) {
-    if (!(err instanceof HostKeyError)) throw err;
-  }
-  view.hostKeys.decide(product, host, 'trust', fingerprint);
 }
 
 function fail(io: CliIo, name: string, message: string, code: number = EXIT.FAILED): number {
@@ -217,7 +199,7 @@ Exit codes:
       } else {
         await vault.view.store(product, kind, host, secret);
       }
-      if (fingerprint) pinHostKey(vault.view, product, host, fingerprint);
+      if (fingerprint) vault.view.hostKeys.pinVerified(product, host, fingerprint);
       io.out(
         `${exists ? 'replaced' : 'stored'} ${product} ${kind} credentials for ${host} in the vault of ` +
           `client ${target.client} (${target.stateDir})${fingerprint ? `; SSH host key ${fingerprint} trusted` : ''}\n`,
