@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Lab, LabNodeInfo, LabOptions } from '../../../../lab/index.ts';
-import { labNode, startLab } from '../../../../lab/index.ts';
+import { startLab } from '../../../../lab/index.ts';
 import type { NodeEndpoint } from '../../../../plugins/_shared/axl/transport.ts';
 import type { RisServiceOptions } from '../../../../plugins/cucm/ris/ris-service.ts';
 import { RisService } from '../../../../plugins/cucm/ris/ris-service.ts';
+import { labCucmEndpoint } from '../../shared/axl/helpers.ts';
 
 // The lab CA and node keys are reused across runs (generating them takes seconds), as the lab tests do.
 const labStateDir = resolve(import.meta.dirname, '..', '..', '..', '..', '.tmp', 'lab-state');
@@ -32,16 +33,7 @@ export interface RisLab {
 export async function startRisLab(options: LabOptions = {}): Promise<RisLab> {
   const dir = mkdtempSync(join(tmpdir(), 'ris-test-'));
   const lab = await startLab({ stateDir: labStateDir, loginDelayMs: 50, ...options });
-  const cucm = labNode(lab.info, 'cucm');
-  const creds = cucm.credentials.axl;
-  if (!creds) throw new Error('the lab CUCM has no AXL credentials');
-  const node: NodeEndpoint = {
-    host: '127.0.0.1',
-    port: cucm.ports.https as number,
-    username: creds.user,
-    password: creds.password,
-    caCertPem: lab.info.caCertPem,
-  };
+  const { cucm, node } = labCucmEndpoint(lab);
   const services: RisService[] = [];
   const service = (o: Partial<RisServiceOptions> = {}): RisService => {
     const s = new RisService({ schemaCache: dir, downloadTool: DOWNLOAD_TOOL, retry: FAST_RETRY, ...o });

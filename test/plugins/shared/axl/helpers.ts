@@ -21,19 +21,27 @@ export interface AxlLab {
   stop(): Promise<void>;
 }
 
-export async function startAxlLab(options: LabOptions = {}): Promise<AxlLab> {
-  const dir = mkdtempSync(join(tmpdir(), 'axl-test-'));
-  const lab = await startLab({ stateDir: labStateDir, loginDelayMs: 50, ...options });
+/** The lab CUCM and its AXL (and RisPort70) endpoint: loopback, the AXL login, the lab CA pinned. */
+export function labCucmEndpoint(lab: Lab): { cucm: LabNodeInfo; node: NodeEndpoint } {
   const cucm = labNode(lab.info, 'cucm');
   const creds = cucm.credentials.axl;
   if (!creds) throw new Error('the lab CUCM has no AXL credentials');
-  const node: NodeEndpoint = {
-    host: '127.0.0.1',
-    port: cucm.ports.https as number,
-    username: creds.user,
-    password: creds.password,
-    caCertPem: lab.info.caCertPem,
+  return {
+    cucm,
+    node: {
+      host: '127.0.0.1',
+      port: cucm.ports.https as number,
+      username: creds.user,
+      password: creds.password,
+      caCertPem: lab.info.caCertPem,
+    },
   };
+}
+
+export async function startAxlLab(options: LabOptions = {}): Promise<AxlLab> {
+  const dir = mkdtempSync(join(tmpdir(), 'axl-test-'));
+  const lab = await startLab({ stateDir: labStateDir, loginDelayMs: 50, ...options });
+  const { cucm, node } = labCucmEndpoint(lab);
   const cache = new AxlSchemaCache(join(dir, 'schema'), 'cucm_download_axl_toolkit');
   return {
     lab,
