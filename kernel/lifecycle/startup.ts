@@ -314,8 +314,17 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       url: runtime.publicBaseUrl,
       steps,
       stop(signal) {
+        // Shutting down is never refused: a record that cannot be written (full disk) goes to app.log
+        // (or stderr) and the server still stops cleanly.
+        const record = (status: string): void => {
+          try {
+            audit.write({ event: 'SERVER', status, signal });
+          } catch (err) {
+            log.error({ err, status, signal }, 'the shutdown could not be written to the audit log');
+          }
+        };
         stopping ??= (async () => {
-          audit.write({ event: 'SERVER', status: 'SHUTDOWN_INITIATED', signal });
+          record('SHUTDOWN_INITIATED');
           log.info({ signal }, 'shutdown initiated');
           await watchdogs.stop();
           removePidFile(paths.root);
@@ -323,7 +332,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
           await mcp.close();
           await https.close(config.SHUTDOWN_GRACE_MS);
           await profiles.close();
-          audit.write({ event: 'SERVER', status: 'SHUTDOWN_COMPLETE', signal });
+          record('SHUTDOWN_COMPLETE');
           log.info({ signal }, 'shutdown complete');
           await audit.close();
           await appLog.close();

@@ -5,6 +5,7 @@ import {
   existsSync,
   fdatasyncSync,
   fstatSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -59,10 +60,22 @@ export class RotatingFile {
     if (this.closed) throw new Error(`log file closed: ${basename(this.path)}`);
     const buf = Buffer.from(`${line}\n`, 'utf8');
     if (this.size > 0 && this.size + buf.length > this.opts.maxBytes) this.rotate();
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
-    if (this.opts.fsync) fdatasyncSync(this.fd);
-    this.size += buf.length;
+    const start = fstatSync(this.fd).size;
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      if (this.opts.fsync) fdatasyncSync(this.fd);
+    } catch (err) {
+      // A full disk can take part of the line before refusing the rest: cut the fragment off, so the
+      // file keeps only whole lines and the next line does not start glued to a torn one.
+      try {
+        ftruncateSync(this.fd, start);
+      } catch {
+        // the truncation failing leaves the fragment; readers skip a line that does not parse
+      }
+      throw err;
+    }
+    this.size = start + buf.length;
   }
 
   /** Resolves when every rotated file so far is compressed and old archives are pruned. */
@@ -77,8 +90,11 @@ export class RotatingFile {
     await this.compressing;
   }
 
+  /**
+   * Renames the current file aside and opens a fresh one. The old descriptor is closed only once the
+   * new one is open: a failure (no inode left, too many files) leaves the sink writing where it was.
+   */
   private rotate(): void {
-    closeSync(this.fd);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     // A zero-padded sequence after the timestamp keeps names sorting by age even within one millisecond.
     let n = 0;
@@ -86,7 +102,15 @@ export class RotatingFile {
     while (existsSync(name()) || existsSync(`${name()}.gz`)) n++;
     const target = name();
     renameSync(this.path, target);
-    this.fd = openSync(this.path, 'a', 0o600);
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'a', 0o600);
+    } catch (err) {
+      renameSync(target, this.path);
+      throw err;
+    }
+    closeSync(this.fd);
+    this.fd = fd;
     this.size = 0;
     this.enqueueCompression(target);
   }

@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { AuditLog } from '../audit/audit-log.ts';
-import { BadRequestError, LicenseError, NotFoundError, ProfilePermissionError } from '../errors/index.ts';
+import type { AuditEntry, AuditLog } from '../audit/audit-log.ts';
+import {
+  AuditUnavailableError,
+  BadRequestError,
+  LicenseError,
+  NotFoundError,
+  ProfilePermissionError,
+} from '../errors/index.ts';
 import type { AppLogger } from '../logging/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PluginRegistry, RegisteredTool } from '../plugins/registry.ts';
@@ -46,8 +53,14 @@ type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
 
 /**
  * Every MCP tool call passes here, in this order: license gate -> RBAC (tool, product scope) -> input
- * validation -> allowlist -> rate limit -> handler; then, whatever happened, one ACTIONS audit record
- * and the metrics. Plugins never re-implement any of it.
+ * validation -> allowlist -> rate limit -> audit first -> handler; then, whatever happened, the ACTIONS
+ * outcome record and the metrics. Plugins never re-implement any of it.
+ *
+ * Audit first: a call that reaches its handler is recorded before it runs (ACTIONS, status STARTED,
+ * with the call_id its outcome record repeats). If that record cannot be written (disk full, read-only
+ * log) the call is refused with AUDIT_UNAVAILABLE and the handler never runs: nothing happens on a
+ * managed node without its audit record. Calls refused earlier (denied, invalid, rate limited) have
+ * only their outcome record.
  */
 export class ToolRunner {
   constructor(private readonly deps: RunnerDeps) {}
@@ -57,13 +70,26 @@ export class ToolRunner {
     const tool = this.deps.registry.tools.get(name);
     const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
     const host = typeof args.host === 'string' ? args.host : undefined;
+    const record: AuditEntry = {
+      event: 'ACTIONS',
+      status: 'STARTED',
+      call_id: randomUUID(),
+      client: cc.caller.name,
+      ip: cc.ip,
+      tool_name: name,
+      product: tool?.module ?? 'unknown',
+      ...(host !== undefined ? { host } : {}),
+    };
     let outcome: Outcome;
     let result: ToolResult;
     let errorCode: string | undefined;
+    let ran = false;
     try {
       if (!tool) throw new NotFoundError(`no tool named ${name.slice(0, 80)}`);
       const { profile, input } = this.authorize(tool, rawArgs, cc.caller);
       this.rateLimit(tool, profile, cc);
+      this.deps.audit.write(record);
+      ran = true;
       const reply = await tool.def.handler(input, this.context(tool, cc));
       result = successResult(reply);
       outcome = 'ALLOWED';
@@ -79,19 +105,35 @@ export class ToolRunner {
             : 'ERROR';
     }
     const execMs = Math.round((performance.now() - started) * 1000) / 1000;
+    try {
+      this.deps.audit.write({
+        ...record,
+        status: outcome,
+        result: outcome,
+        exec_time_ms: execMs,
+        ...(errorCode ? { error: errorCode } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof AuditUnavailableError)) throw err;
+      // The outcome cannot be recorded. A refused call stays refused; a call that ran is reported as
+      // not audited (it did happen: its STARTED record says so), and app.log keeps what is known.
+      this.deps.log.error(
+        { err, tool: name, client: cc.caller.name, call_id: record.call_id, outcome, ran },
+        'the outcome of a tool call could not be written to the audit log',
+      );
+      if (ran) {
+        const what = errorCode ? `failed with ${errorCode}` : 'completed';
+        outcome = 'ERROR';
+        result = errorResult(
+          new AuditUnavailableError(
+            `${name} ran and ${what}, but its outcome could not be written to the audit log; call_id ${String(record.call_id)}`,
+          ),
+          this.deps.log,
+          name,
+        ).result;
+      }
+    }
     const toolLabel = tool ? name : 'unknown';
-    this.deps.audit.write({
-      event: 'ACTIONS',
-      status: outcome,
-      client: cc.caller.name,
-      ip: cc.ip,
-      tool_name: name,
-      product: tool?.module ?? 'unknown',
-      ...(host !== undefined ? { host } : {}),
-      result: outcome,
-      exec_time_ms: execMs,
-      ...(errorCode ? { error: errorCode } : {}),
-    });
     this.deps.metrics.toolCalls.inc({ client: cc.caller.name, tool: toolLabel, status: outcome });
     this.deps.metrics.toolDuration.observe({ tool: toolLabel }, execMs / 1000);
     return result;

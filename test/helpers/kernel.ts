@@ -83,3 +83,8 @@ export function readAudit(stateDir: string): Record<string, unknown>[] {
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** The ACTIONS outcome records (one per tool call; a call that ran also has a STARTED record before it). */
+export function actionOutcomes(records: Record<string, unknown>[]): Record<string, unknown>[] {
+  return records.filter((r) => r.event === 'ACTIONS' && r.result !== undefined);
+}

@@ -47,11 +47,13 @@ export interface StackOptions {
   seedVaultFor?: Role[];
   /** Product scope of the `scoped1` admin client (default cuc), to show refusals by product scope. */
   scopedProducts?: string;
+  /** Run in this (existing, empty) state directory instead of a fresh temporary one; left in place. */
+  stateDir?: string;
 }
 
 export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
   const lab = await startTestLab(o.lab ?? {});
-  const state = tempStateDir('ucmcp-stack-');
+  const state = o.stateDir ? { dir: o.stateDir, cleanup: () => undefined } : tempStateDir('ucmcp-stack-');
   let k: TestKernel | undefined;
   try {
     seedServerKeys(state.dir);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../lab/index.ts';
+import { actionOutcomes } from '../../helpers/kernel.ts';
 import {
   assertRefusedOutsideScope,
   labCredential,
@@ -146,7 +147,7 @@ describe('cuc tools through MCP', () => {
     await s.ok('admin', 'cuc_cupi_call', { host: cuc.name, method: 'DELETE', path: `/vmrest/users/${id}` });
     assert.equal(users.items.get(id), undefined);
 
-    const actions = s.auditSince(mark).filter((r) => r.event === 'ACTIONS');
+    const actions = actionOutcomes(s.auditSince(mark));
     assert.ok(actions.every((r) => r.host === cuc.name));
     assert.deepEqual(
       actions.map((r) => r.result),

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { prepareCucm, startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
 import type { LabNodeInfo } from '../../../lab/index.ts';
+import { actionOutcomes } from '../../helpers/kernel.ts';
 
 describe('cucm AXL tools through MCP', () => {
   let s: ProductStack;
@@ -26,7 +27,7 @@ describe('cucm AXL tools through MCP', () => {
     const r = await s.ok('admin', 'cucm_download_axl_toolkit', { host: host() });
     assert.equal(r.node_axl_version, '15.0');
     assert.ok((r.all_cached_versions as string[]).includes('15.0'));
-    const rec = s.auditSince(mark).find((x) => x.tool_name === 'cucm_download_axl_toolkit');
+    const rec = actionOutcomes(s.auditSince(mark)).find((x) => x.tool_name === 'cucm_download_axl_toolkit');
     assert.equal(rec?.host, host());
     assert.equal(rec?.result, 'ALLOWED');
   });
@@ -113,9 +114,7 @@ describe('cucm AXL tools through MCP', () => {
     });
     assert.equal(devices.findBy('name', 'SEP00E2E0000001'), undefined);
 
-    const actions = s
-      .auditSince(mark)
-      .filter((r) => r.event === 'ACTIONS' && r.tool_name === 'cucm_axl_call');
+    const actions = actionOutcomes(s.auditSince(mark)).filter((r) => r.tool_name === 'cucm_axl_call');
     assert.deepEqual(
       actions.map((r) => [r.client, r.result, r.host]),
       [

@@ -1,6 +1,7 @@
 // cucm_phone_screenshot end to end through a real MCP client against the lab's phones (PNG and BMP
 // models): MCP image content that decodes to the model's screen size, refusals and the audit record.
 import assert from 'node:assert/strict';
+import { actionOutcomes } from '../../helpers/kernel.ts';
 import { after, before, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
 import { labCredential, startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
@@ -37,7 +38,7 @@ describe('cucm_phone_screenshot through MCP', () => {
         assert.ok(png.width >= 300 && png.height >= 160, `${png.width}x${png.height}`);
       }
     }
-    const actions = s.auditSince(mark).filter((r) => r.tool_name === 'cucm_phone_screenshot');
+    const actions = actionOutcomes(s.auditSince(mark)).filter((r) => r.tool_name === 'cucm_phone_screenshot');
     assert.equal(actions.length, phones.length * 3);
     assert.ok(actions.every((r) => r.result === 'ALLOWED' && phones.some((p) => p.name === r.host)));
   });

@@ -2,6 +2,7 @@
 // lab's RisPort70: paging with StateInfo, de-duplication, and the node's per-minute limit shared by
 // every client of the cluster.
 import assert from 'node:assert/strict';
+import { actionOutcomes } from '../../helpers/kernel.ts';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../lab/index.ts';
 import { prepareCucm, startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
@@ -28,7 +29,7 @@ describe('cucm RIS tools through MCP', () => {
     const mark = s.mark();
     const r = await s.ok('admin', 'cucm_download_ris_toolkit', { host: cucm.name });
     assert.ok((r.operations as string[]).includes('selectCmDevice'));
-    const rec = s.auditSince(mark).find((x) => x.tool_name === 'cucm_download_ris_toolkit');
+    const rec = actionOutcomes(s.auditSince(mark)).find((x) => x.tool_name === 'cucm_download_ris_toolkit');
     assert.equal(rec?.host, cucm.name);
   });
 
@@ -56,7 +57,7 @@ describe('cucm RIS tools through MCP', () => {
     assert.equal(stateInfo, undefined, 'the query completed');
     assert.ok(names.size >= 1200, `${names.size} devices`);
     assert.ok(requests <= 4, `${requests} requests for 1,200+ devices at 500 an answer`);
-    const actions = s.auditSince(mark).filter((x) => x.tool_name === 'cucm_risport_query');
+    const actions = actionOutcomes(s.auditSince(mark)).filter((x) => x.tool_name === 'cucm_risport_query');
     assert.ok(actions.length > 0 && actions.every((x) => x.host === cucm.name && x.result === 'ALLOWED'));
   });
 

@@ -1,6 +1,7 @@
 // cucm_os_run_command and cucm_check_connectivity end to end: the pooled VOS CLI shell over real SSH
 // to the lab, allowlists as a whole line, y/n questions by policy, and per-service connectivity reasons.
 import assert from 'node:assert/strict';
+import { actionOutcomes } from '../../helpers/kernel.ts';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../lab/index.ts';
 import {
@@ -34,7 +35,7 @@ describe('cucm VOS CLI and connectivity tools through MCP', () => {
     });
     assert.equal(second.reused_shell, true);
     assert.match(String(second.output), /Cisco CallManager\[STARTED\]/);
-    const rec = s.auditSince(mark).filter((r) => r.tool_name === 'cucm_os_run_command');
+    const rec = actionOutcomes(s.auditSince(mark)).filter((r) => r.tool_name === 'cucm_os_run_command');
     assert.deepEqual(
       rec.map((r) => [r.host, r.result]),
       [

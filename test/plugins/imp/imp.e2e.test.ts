@@ -1,6 +1,7 @@
 // Every imp_ tool end to end through a real MCP client against the lab's IM&P node: the CUCM plugin's
 // shared AXL and VOS CLI clients under the imp prefix, with refusals by profile and ACTIONS audit (host).
 import assert from 'node:assert/strict';
+import { actionOutcomes } from '../../helpers/kernel.ts';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../lab/index.ts';
 import {
@@ -121,7 +122,7 @@ describe('imp tools through MCP', () => {
       args: { searchCriteria: { userid: 'rjones' }, returnedTags: { userid: '', server: '' } },
     });
     assert.equal(listed.count, 1);
-    const actions = s.auditSince(mark).filter((r) => r.tool_name === 'imp_axl_call');
+    const actions = actionOutcomes(s.auditSince(mark)).filter((r) => r.tool_name === 'imp_axl_call');
     assert.deepEqual(
       actions.map((r) => [r.result, r.host]),
       [

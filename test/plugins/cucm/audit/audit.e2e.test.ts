@@ -9,6 +9,7 @@ import { seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
 import { CUCM_CHECKLIST } from '../../../../plugins/cucm/audit/checklist.ts';
 import { auditStack, runAudit, type AuditRun } from '../../../helpers/audit-run.ts';
 import type { ProductStack } from '../../../helpers/product-stack.ts';
+import { actionOutcomes } from '../../../helpers/kernel.ts';
 
 const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 
@@ -19,11 +20,9 @@ async function audit(profile: 'weak' | 'hardened'): Promise<{ a: AuditRun; s: Pr
   const mark = s.mark();
   const a = await runAudit(s, CUCM_CHECKLIST, `cucm-audit-${profile}.md`);
   assert.equal(s.lab.state.log.writes.length, writes, 'the audit changed nothing on the node');
-  const calls = s
-    .auditSince(mark)
-    .filter(
-      (r) => r.event === 'ACTIONS' && r.client === 'auditor1' && String(r.tool_name).startsWith('cucm_'),
-    );
+  const calls = actionOutcomes(s.auditSince(mark)).filter(
+    (r) => r.client === 'auditor1' && String(r.tool_name).startsWith('cucm_'),
+  );
   assert.equal(calls.length, a.run.calls, 'one tool call per distinct evidence call');
   assert.deepEqual([...new Set(calls.map((r) => r.result))], ['ALLOWED']);
   console.log(
