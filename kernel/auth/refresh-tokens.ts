@@ -23,12 +23,17 @@ const tableSchema = z.record(z.string(), entrySchema);
 export type RedeemResult =
   | { ok: true; entry: RefreshEntry }
   | { ok: false; reason: 'unknown' | 'expired' | 'wrong_client' | 'rotated_key' }
-  | { ok: false; reason: 'reused'; revoked: { jti: string; exp: number }[] };
+  | { ok: false; reason: 'reused'; family: string; revoked: { jti: string; exp: number }[] };
 
 /**
  * Opaque refresh tokens, stored as SHA-256 digests (secrets/refresh_tokens.json). Each use spends the
  * token and the caller gets a new one in the same family; presenting a spent token again is treated as
  * theft (RFC 9700 section 4.14.2): the whole family and its access tokens are revoked.
+ *
+ * Ending a family takes three steps, so that a crash at any point loses no revocation: every token of
+ * the family is spent (none can be redeemed any more), the caller puts the family's access tokens on
+ * the revocation list, then drops the family (`dropFamily`). Until it is dropped, presenting any of its
+ * tokens again (a retried /revoke, a refresh) finds it and revokes its access tokens again.
  */
 export class RefreshTokenStore {
   constructor(
@@ -73,8 +78,8 @@ export class RefreshTokenStore {
         return t;
       }
       if (entry.used) {
-        const { table, revoked } = dropFamily(t, entry.family);
-        result = { ok: false, reason: 'reused', revoked };
+        const { table, revoked } = spendFamily(t, entry.family);
+        result = { ok: false, reason: 'reused', family: entry.family, revoked };
         return table;
       }
       if (entry.exp <= nowS) {
@@ -94,21 +99,30 @@ export class RefreshTokenStore {
     return result;
   }
 
-  /** Ends the family of `token` if it belongs to `client`: the access tokens to revoke, or why not. */
-  async revokeFamilyOf(
+  /**
+   * Spends the family of `token` if it belongs to `client`: its access tokens, to revoke before calling
+   * `dropFamily`, or why not.
+   */
+  async spendFamilyOf(
     token: string,
     client: string,
-  ): Promise<{ jti: string; exp: number }[] | 'unknown' | 'foreign'> {
+  ): Promise<{ family: string; revoked: { jti: string; exp: number }[] } | 'unknown' | 'foreign'> {
     const entry = this.store.read()[digest(token)];
     if (!entry) return 'unknown';
     if (entry.client !== client) return 'foreign';
     let revoked: { jti: string; exp: number }[] = [];
     await this.store.update((t) => {
-      const r = dropFamily(t, entry.family);
+      const r = spendFamily(t, entry.family);
       revoked = r.revoked;
       return r.table;
     });
-    return revoked;
+    return { family: entry.family, revoked };
+  }
+
+  /** Forgets a spent family, once its access tokens are on the revocation list. */
+  async dropFamily(family: string): Promise<void> {
+    if (!Object.values(this.store.read()).some((e) => e.family === family)) return;
+    await this.store.update((t) => dropFamily(t, family).table);
   }
 
   /** Ends a family (its authorization code was replayed); the access tokens to revoke. */
@@ -150,6 +164,22 @@ export class RefreshTokenStore {
     for (const [k, e] of Object.entries(t)) if (e.exp > nowS) out[k] = e;
     return out;
   }
+}
+
+/** Marks every token of a family spent (kept, so that the family is found again until dropped). */
+function spendFamily(
+  t: RefreshTable,
+  family: string,
+): { table: RefreshTable; revoked: { jti: string; exp: number }[] } {
+  const table: RefreshTable = {};
+  const revoked: { jti: string; exp: number }[] = [];
+  for (const [k, e] of Object.entries(t)) {
+    if (e.family === family) {
+      revoked.push(e.access);
+      table[k] = { ...e, used: true };
+    } else table[k] = e;
+  }
+  return { table, revoked };
 }
 
 function dropFamily(

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashClientSecret, newClientSecret } from '../auth/client-secret.ts';
 import type { AuthServices } from '../auth/services.ts';
 import type { AppLogger } from '../logging/app-log.ts';
-import { writeFileAtomic } from '../store/atomic-file.ts';
+import { fsyncDir, writeFileAtomic } from '../store/atomic-file.ts';
 import { CLIENT_NAME, parseAuthClients, type ClientSpec } from './auth-clients.ts';
 import { clientPaths } from './client-paths.ts';
 import { readClientSettings, writeSettingsTemplate } from './client-settings.ts';
@@ -43,6 +44,10 @@ export async function syncClients(deps: {
   const { clientsDir, auth, log } = deps;
   const specs = parseAuthClients(deps.authClients, profileNames(deps.profilesDir));
   mkdirSync(clientsDir, { recursive: true, mode: 0o700 });
+  // Directories whose removal a crash interrupted: their client is already gone (see purgeClient).
+  for (const entry of readdirSync(clientsDir)) {
+    if (entry.startsWith(REMOVING)) rmSync(join(clientsDir, entry), { recursive: true, force: true });
+  }
 
   const created: string[] = [];
   const kept: string[] = [];
@@ -106,7 +111,16 @@ async function ensureClient(
   };
 }
 
-/** Revokes every token the client holds (access tokens and refresh families), then removes its directory. */
+/** A client directory being removed is first renamed to `.removing.<name>.<random>`. */
+const REMOVING = '.removing.';
+
+/**
+ * Revokes every token the client holds (access tokens and refresh families), then removes its directory.
+ * The directory is renamed aside in one step before it is deleted file by file, so a crash leaves the
+ * client either whole (and the next start purges it again, or keeps it if it is configured again) or
+ * gone: never half a client, such as vault files without the registration, that a client re-created
+ * under the same name would inherit.
+ */
 async function purgeClient(
   name: string,
   clientsDir: string,
@@ -122,7 +136,10 @@ async function purgeClient(
   const jtis = [...new Set(all.map((t) => t.jti))];
   auth.events.revoked({ client: name, reason: 'client_removed', jtis });
   auth.ledger.forget(name);
-  rmSync(p.dir, { recursive: true, force: true });
+  const removing = join(clientsDir, `${REMOVING}${name}.${randomBytes(4).toString('hex')}`);
+  renameSync(p.dir, removing);
+  fsyncDir(clientsDir);
+  rmSync(removing, { recursive: true, force: true });
   log.info(
     { client: name, revoked: jtis.length },
     'client no longer in AUTH_CLIENTS: tokens revoked, directory removed',

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { KernelRuntime } from '../runtime.ts';
+import { MethodNotAllowedError } from '../errors/index.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { buildTransportPolicy, transportGuard } from './middleware/transport-guard.ts';
@@ -44,6 +45,13 @@ export function buildApp(
     ),
   );
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // A method no route implements (PROPFIND, TRACE...) is refused like a wrong one: the router's own
+  // 501 is outside the closed set of codes and would surface as INTERNAL_ERROR.
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      notImplemented: () => new MethodNotAllowedError('the server does not accept this method'),
+    }),
+  );
   return app;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -30,6 +31,12 @@ export function createHttpsServer(
       honorCipherOrder: true,
       maxHeaderSize: deps.config.HTTP_MAX_HEADER_BYTES,
       requestTimeout: deps.config.HTTP_REQUEST_TIMEOUT_MS,
+      // Node enforces requestTimeout when it sweeps connections, every 30 s by default: sweep each second,
+      // so a request that never completes (a body shorter than its Content-Length) is cut on time.
+      connectionsCheckingInterval: Math.min(1000, deps.config.HTTP_REQUEST_TIMEOUT_MS),
+      // A request without Host goes on to the Host/Origin guard, which refuses it with a coded answer
+      // (Node's own refusal is a bare 400); /health still answers it, as it answers any Host.
+      requireHostHeader: false,
     },
     handler,
   );
@@ -49,6 +56,27 @@ export function createHttpsServer(
     } catch (auditErr) {
       deps.log.error({ err: auditErr }, 'could not audit a TLS handshake failure');
     }
+  });
+  // What the HTTP parser refuses before any middleware runs (a malformed request line or header, a
+  // control byte in a header value, headers over HTTP_MAX_HEADER_BYTES, a request not complete within
+  // HTTP_REQUEST_TIMEOUT_MS) is answered with a coded JSON body too; Node's own answer has none.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
+      socket.destroy();
+      return;
+    }
+    const refusal = parserRefusal(err.code, deps.config);
+    deps.log.debug({ code: err.code, status: refusal.status }, 'HTTP request refused by the parser');
+    refuseOnSocket(socket, refusal);
+  });
+  // CONNECT (a proxy tunnel) is nothing this server offers; without a listener Node drops the socket.
+  server.on('connect', (_req: unknown, socket: Socket) => {
+    refuseOnSocket(socket, {
+      status: 405,
+      reason: 'Method Not Allowed',
+      error: 'METHOD_NOT_ALLOWED',
+      message: 'CONNECT is not supported',
+    });
   });
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -75,6 +103,54 @@ export function createHttpsServer(
       });
     },
   };
+}
+
+interface Refusal {
+  status: number;
+  reason: string;
+  error: string;
+  message: string;
+}
+
+/** Answers on a socket no request handler owns, then closes it (at most a second later). */
+function refuseOnSocket(socket: Socket, r: Refusal): void {
+  const body = JSON.stringify({ error: r.error, message: r.message, request_id: randomUUID() });
+  socket.end(
+    `HTTP/1.1 ${r.status} ${r.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+function parserRefusal(
+  code: string | undefined,
+  config: Pick<Config, 'HTTP_MAX_HEADER_BYTES' | 'HTTP_REQUEST_TIMEOUT_MS'>,
+): Refusal {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        error: 'PAYLOAD_TOO_LARGE',
+        message: `the request headers are larger than ${config.HTTP_MAX_HEADER_BYTES} bytes`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return {
+        status: 413,
+        reason: 'Payload Too Large',
+        error: 'PAYLOAD_TOO_LARGE',
+        message: 'the chunk extensions are too large',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        reason: 'Request Timeout',
+        error: 'BAD_REQUEST',
+        message: `the request did not arrive within ${config.HTTP_REQUEST_TIMEOUT_MS} ms`,
+      };
+    default:
+      return { status: 400, reason: 'Bad Request', error: 'BAD_REQUEST', message: 'malformed HTTP request' };
+  }
 }
 
 function normaliseIp(addr: string | undefined): string {

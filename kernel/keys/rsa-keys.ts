@@ -5,6 +5,7 @@ import { calculateJwkThumbprint, exportJWK } from 'jose';
 import { StartupError } from '../errors/index.ts';
 import type { StatePaths } from '../paths.ts';
 import { writeFileAtomic } from '../store/atomic-file.ts';
+import { restrictToOwner } from '../store/file-mode.ts';
 
 export const RSA_MODULUS_BITS = 4096;
 
@@ -15,6 +16,8 @@ export interface ServerKeys {
   kid: string;
   /** What step 6 did. */
   source: 'verified' | 'generated' | 'public-restored';
+  /** The mode the private key file had when it was readable by others (it is now 0600). */
+  tightenedFrom?: string;
 }
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -40,6 +43,9 @@ export async function ensureServerKeys(paths: StatePaths): Promise<ServerKeys> {
     return { privateKey, publicKey, kid: await thumbprint(publicKey), source: 'generated' };
   }
   const privateKey = parsePrivate(paths.rsaPrivateKey);
+  // A key copied or restored with a wide mode is made private before anything else uses it.
+  const tightenedFrom = restrictToOwner(paths.rsaPrivateKey);
+  const tightened = tightenedFrom === undefined ? {} : { tightenedFrom };
   const derivedPublic = createPublicKey(privateKey);
   if (!havePub) {
     writeFileAtomic(paths.rsaPublicKey, derivedPublic.export({ type: 'spki', format: 'pem' }), 0o600);
@@ -48,13 +54,14 @@ export async function ensureServerKeys(paths: StatePaths): Promise<ServerKeys> {
       publicKey: derivedPublic,
       kid: await thumbprint(derivedPublic),
       source: 'public-restored',
+      ...tightened,
     };
   }
   const publicKey = parsePublic(paths.rsaPublicKey);
   const a = derivedPublic.export({ type: 'spki', format: 'der' });
   const b = publicKey.export({ type: 'spki', format: 'der' });
   if (!a.equals(b)) throw new StartupError(`${paths.rsaPublicKey} does not match ${paths.rsaPrivateKey}`);
-  return { privateKey, publicKey, kid: await thumbprint(publicKey), source: 'verified' };
+  return { privateKey, publicKey, kid: await thumbprint(publicKey), source: 'verified', ...tightened };
 }
 
 /** Loads the public key alone (backups need only it). */

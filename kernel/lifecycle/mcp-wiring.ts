@@ -105,6 +105,7 @@ export async function loadModules(
     vault: rt.vault,
   });
   const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
+  rt.metrics.countSessionsWith(() => sessions.count());
   registry.onChange((kind) => void sessions.notify(kind));
   registry.setLicensedProducts(licensedProducts(rt.license));
 

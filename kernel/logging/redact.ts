@@ -15,7 +15,12 @@ const SECRET_TEXT: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]+=*/g, '$1 [REDACTED]'],
   [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, '[REDACTED-JWT]'],
   [/(\/\/)[^/\s:@]+:[^/\s@]+@/g, '$1[REDACTED]@'],
+  // `user:password@host` without a scheme (a login pasted into a host field): up to the last @ of the word.
+  [/(^|[\s"'(<[=,])[A-Za-z0-9._~-]+:(?!\/\/)\S+@(?=[A-Za-z0-9[])/g, '$1[REDACTED]@'],
 ];
+
+/** Fields naming a node: no valid one holds an @, so whatever comes before the last @ is a pasted login. */
+const HOST_KEYS = /^(host|hostname|address|cluster)$/i;
 
 export const REDACTED = '[REDACTED]';
 
@@ -27,13 +32,18 @@ export function scrubText(text: string): string {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
-  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  // A Date (bunyan's `time`) is kept whole: it has no own properties to copy.
+  if (depth > 8 || value === null || typeof value !== 'object' || value instanceof Date) return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value instanceof Error) return redact(serializeError(value), depth + 1);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     out[k] =
-      SECRET_KEYS.test(k) && v !== undefined && v !== null && v !== '' ? REDACTED : redact(v, depth + 1);
+      SECRET_KEYS.test(k) && v !== undefined && v !== null && v !== ''
+        ? REDACTED
+        : HOST_KEYS.test(k) && typeof v === 'string' && v.includes('@')
+          ? `${REDACTED}${v.slice(v.lastIndexOf('@'))}`
+          : redact(v, depth + 1);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { isKernelError } from '../errors/index.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
@@ -56,7 +57,8 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  server.setRequestHandler(lenient(CallToolRequestSchema), async (raw, extra) => {
+    const req = strict(CallToolRequestSchema, raw);
     const token = req.params._meta?.progressToken;
     return deps.runner.call(req.params.name, req.params.arguments ?? {}, {
       caller,
@@ -91,18 +93,20 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   );
 
-  server.setRequestHandler(GetPromptRequestSchema, (req) =>
-    wrap(() =>
+  server.setRequestHandler(lenient(GetPromptRequestSchema), (raw) => {
+    const req = strict(GetPromptRequestSchema, raw);
+    return wrap(() =>
       deps.kernel.renderPrompt(
         caller,
         req.params.name,
         (req.params.arguments ?? {}) as Record<string, string>,
       ),
-    ),
-  );
+    );
+  });
 
-  server.setRequestHandler(CompleteRequestSchema, (req) =>
-    wrap(() => {
+  server.setRequestHandler(lenient(CompleteRequestSchema), (raw) => {
+    const req = strict(CompleteRequestSchema, raw);
+    return wrap(() => {
       const ref = req.params.ref;
       const values: string[] = [];
       if (ref.type === 'ref/prompt') {
@@ -115,8 +119,8 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
         if (arg?.complete) values.push(...arg.complete(req.params.argument.value).slice(0, 100));
       }
       return { completion: { values, total: values.length, hasMore: false } };
-    }),
-  );
+    });
+  });
 
   server.setRequestHandler(ListResourcesRequestSchema, () =>
     wrap(() => ({
@@ -148,14 +152,35 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   );
 
-  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
-    wrap(async () => {
+  server.setRequestHandler(lenient(ReadResourceRequestSchema), (raw) => {
+    const req = strict(ReadResourceRequestSchema, raw);
+    return wrap(async () => {
       const doc = await deps.kernel.readDoc(caller, req.params.uri);
       return { contents: [{ uri: doc.uri, mimeType: doc.mimeType, text: doc.text }] };
-    }),
-  );
+    });
+  });
 
   return server;
+}
+
+/**
+ * The SDK checks a request against its handler's schema before calling the handler and answers a
+ * mismatch as InternalError (-32603) with zod's whole issue list: a caller's malformed params looking
+ * like a server fault. Handlers here are registered with params left open (`lenient`) and check them
+ * themselves (`strict`), answering InvalidParams (-32602) with a one-line reason.
+ */
+function lenient<S extends z.ZodObject>(schema: S) {
+  return schema.extend({ params: z.unknown() });
+}
+
+function strict<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const why = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`)
+    .join('; ');
+  throw new McpError(ErrorCode.InvalidParams, `BAD_REQUEST: invalid params: ${why}`);
 }
 
 /** Coded kernel errors become JSON-RPC errors with the code in the message; nothing else leaks. */

@@ -64,6 +64,15 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Where the open-session gauge reads its value: the MCP session manager, once it exists. */
+  private openSessions: () => number = () => 0;
+  readonly mcpSessions: Gauge = new Gauge({
+    name: `${PREFIX}mcp_sessions`,
+    help: 'MCP sessions open now',
+    registers: [this.registry],
+    collect: () => this.mcpSessions.set(this.openSessions()),
+  });
+
   readonly backupLastTimestamp = new Gauge({
     name: `${PREFIX}backup_last_success_timestamp_seconds`,
     help: 'Unix time of the last backup written (0: none yet since start)',
@@ -79,6 +88,11 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
     // The spec's three watchdogs are always listed, so a scrape shows one that has never run.
     for (const w of ['license', 'integrity', 'backup']) this.watchdogUp.set({ watchdog: w }, -1);
+  }
+
+  /** Reports the open MCP sessions from `count` at each scrape. */
+  countSessionsWith(count: () => number): void {
+    this.openSessions = count;
   }
 
   async exposition(): Promise<string> {

@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../store/atomic-file.ts';
 
 export interface ProfileSyncResult {
   copied: string[];
@@ -20,7 +21,8 @@ export function syncDefaultProfiles(defaultsDir: string, liveDir: string): Profi
     if (existsSync(target)) {
       result.kept.push(file);
     } else {
-      copyFileSync(join(defaultsDir, file), target);
+      // Atomic: a crash mid-copy must not leave a torn profile that later starts keep as the operator's.
+      writeFileAtomic(target, readFileSync(join(defaultsDir, file)), 0o644);
       result.copied.push(file);
     }
   }

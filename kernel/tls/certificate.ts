@@ -1,11 +1,12 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { isIP } from 'node:net';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, StartupError } from '../errors/index.ts';
 import type { StatePaths } from '../paths.ts';
-import { writeFileAtomic } from '../store/atomic-file.ts';
+import { fsyncDir, writeFileAtomic } from '../store/atomic-file.ts';
 import { generateSelfSigned } from './self-signed.ts';
 
 export interface TlsMaterial {
@@ -60,6 +61,7 @@ export function needsRenewal(material: TlsMaterial, names: string[], now = Date.
  */
 export function ensureTlsCertificate(config: Config, paths: StatePaths, now = Date.now()): TlsMaterial {
   if (config.TLS_CERT_FILE) return loadConfigured(config, now);
+  completePendingPair(paths);
   const names = certificateNames(config);
   if (existsSync(paths.tlsCert) || existsSync(paths.tlsKey)) {
     const existing = loadPair(paths.tlsCert, paths.tlsKey, true, 'reused');
@@ -77,9 +79,31 @@ export function generate(
   source: 'generated' | 'renewed',
 ): TlsMaterial {
   const pair = generateSelfSigned(names, config.TLS_SELF_SIGNED_DAYS, config.SERVER_NAME);
-  writeFileAtomic(paths.tlsKey, pair.keyPem, 0o600);
-  writeFileAtomic(paths.tlsCert, pair.certPem, 0o644);
+  // Two files cannot be replaced in one step: both are staged as `.next` first, then renamed into
+  // place, so a crash leaves either the old pair (staging incomplete: dropped at the next start) or a
+  // staged pair that the next start finishes moving in. Never a key beside another key's certificate.
+  writeFileAtomic(staged(paths.tlsKey), pair.keyPem, 0o600);
+  writeFileAtomic(staged(paths.tlsCert), pair.certPem, 0o644);
+  completePendingPair(paths);
   return { ...describe(pair.certPem, pair.keyPem, true), source };
+}
+
+const staged = (path: string): string => `${path}.next`;
+
+/**
+ * Finishes or drops a pair write a crash interrupted. The certificate is staged after the key and moved
+ * in after it, so a staged certificate means the whole pair was staged (the key may already be in place).
+ */
+function completePendingPair(paths: StatePaths): void {
+  const key = staged(paths.tlsKey);
+  const cert = staged(paths.tlsCert);
+  if (existsSync(cert)) {
+    if (existsSync(key)) renameSync(key, paths.tlsKey);
+    renameSync(cert, paths.tlsCert);
+    fsyncDir(dirname(paths.tlsCert));
+  } else if (existsSync(key)) {
+    rmSync(key, { force: true });
+  }
 }
 
 function loadConfigured(config: Config, now: number): TlsMaterial {

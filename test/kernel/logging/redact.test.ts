@@ -30,6 +30,22 @@ describe('redact', () => {
     assert.equal(scrubText('show version active'), 'show version active');
   });
 
+  it('masks a login pasted before a host (no scheme), keeps the host, and keeps dates', () => {
+    assert.equal(scrubText('axladmin:p@ss:w/rd@cucm-pub'), '[REDACTED]@cucm-pub');
+    assert.equal(scrubText('login osadmin:hunter2@10.0.0.1 refused'), 'login [REDACTED]@10.0.0.1 refused');
+    assert.equal(scrubText('GET https://admin:s3cret@cucm/axl'), 'GET https://[REDACTED]@cucm/axl');
+    assert.equal(
+      scrubText('ssh osadmin@cucm-pub port 22, at 12:30'),
+      'ssh osadmin@cucm-pub port 22, at 12:30',
+    );
+    assert.deepEqual(redact({ host: 'DOMAIN\\admin:pass word@cucm-pub', cluster: 'cucm-pub' }), {
+      host: '[REDACTED]@cucm-pub',
+      cluster: 'cucm-pub',
+    });
+    const time = new Date();
+    assert.equal((redact({ time }) as { time: unknown }).time, time);
+  });
+
   it('serialises and scrubs errors, their stacks and causes', () => {
     const err = new Error('connect failed password=hunter2', { cause: new Error('token=abc123') });
     const out = JSON.stringify(redact({ err }));

@@ -110,7 +110,9 @@ export async function refreshTokenGrant(
   const redeemed = await rt.auth.refreshTokens.redeem(presented, client.name, rt.keys.kid);
   if (!redeemed.ok) {
     if (redeemed.reason === 'reused') {
+      // The family is spent already; it is dropped only once its access tokens are revoked.
       await rt.auth.revocations.revoke(redeemed.revoked);
+      await rt.auth.refreshTokens.dropFamily(redeemed.family);
       rt.auth.events.revoked({
         client: client.name,
         reason: 'refresh_token_reused',

@@ -71,16 +71,18 @@ async function revokeAccess(rt: KernelRuntime, token: string, { caller, ip }: Wh
 }
 
 async function revokeRefresh(rt: KernelRuntime, token: string, { caller, ip }: Who): Promise<Outcome> {
-  const family = await rt.auth.refreshTokens.revokeFamilyOf(token, caller);
-  if (family === 'unknown') return 'unknown_token';
-  if (family === 'foreign') return 'foreign_token';
-  await rt.auth.revocations.revoke(family);
+  // Spent, revoked, then dropped: a crash between the steps leaves the family findable by a retry.
+  const spent = await rt.auth.refreshTokens.spendFamilyOf(token, caller);
+  if (spent === 'unknown') return 'unknown_token';
+  if (spent === 'foreign') return 'foreign_token';
+  await rt.auth.revocations.revoke(spent.revoked);
+  await rt.auth.refreshTokens.dropFamily(spent.family);
   rt.auth.events.revoked({
     ip,
     client: caller,
     reason: 'revocation_request',
     kind: 'refresh',
-    jtis: family.map((f) => f.jti),
+    jtis: spent.revoked.map((f) => f.jti),
   });
   return 'revoked';
 }
