@@ -140,7 +140,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     let keys!: KernelRuntime['keys'];
     await runStep(log, steps, 6, 'rsa-keys', async () => {
       keys = await ensureServerKeys(paths);
-      return { outcome: 'ok', detail: { source: keys.source, kid: keys.kid } };
+      const tightened = keys.tightenedFrom ? { mode_was: keys.tightenedFrom, mode_now: '600' } : {};
+      return { outcome: 'ok', detail: { source: keys.source, kid: keys.kid, ...tightened } };
     });
     let auth!: KernelRuntime['auth'];
     let clients!: KernelRuntime['clients'];
@@ -226,7 +227,16 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       cleanups.push(() => licenseGate.close());
       mcp = await loadModules(runtime, profiles, {
         gate: (id, folder) => integrity.bundleVerdict(id, folder),
-        settings: { chromiumPath: config.CHROMIUM_PATH, reportMaxBytes: config.REPORT_MAX_BYTES },
+        settings: {
+          chromiumPath: config.CHROMIUM_PATH,
+          reportMaxBytes: config.REPORT_MAX_BYTES,
+          nodeIo: {
+            attempts: config.NODE_RETRY_ATTEMPTS,
+            retryBaseMs: config.NODE_RETRY_BASE_MS,
+            timeoutMs: config.NODE_TIMEOUT_MS,
+            budgetMs: config.NODE_BUDGET_MS,
+          },
+        },
         status: () => fullStatusReport(runtime),
         integrity: async () => (await integrity.check()) as unknown as Record<string, unknown>,
         integrityOk: () => integrity.last()?.status === 'valid',

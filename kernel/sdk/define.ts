@@ -29,6 +29,20 @@ export interface PluginSettings {
   chromiumPath: string;
   /** Largest report, in bytes. */
   reportMaxBytes: number;
+  /** How requests to managed nodes are bounded and retried (the NODE_* settings); unset: their defaults. */
+  nodeIo?: NodeIoSettings;
+}
+
+/** NODE_RETRY_ATTEMPTS, NODE_RETRY_BASE_MS, NODE_TIMEOUT_MS and NODE_BUDGET_MS. */
+export interface NodeIoSettings {
+  /** Most attempts of a request that is safe to repeat (reads, logins); at least 1. */
+  attempts: number;
+  /** Wait before the first retry; each next one doubles (jittered). */
+  retryBaseMs: number;
+  /** Longest silence of a node within one attempt (connecting, or between two parts of the answer). */
+  timeoutMs: number;
+  /** The whole request, retries and waits included. */
+  budgetMs: number;
 }
 
 /** What a plugin's setup receives. */

@@ -18,6 +18,7 @@ export {
   type PluginServices,
   type PluginDirs,
   type PluginSettings,
+  type NodeIoSettings,
   type ToolContext,
 } from './define.ts';
 export type {

@@ -1,6 +1,7 @@
 import { toolsFor, type PluginServices } from '../../kernel/sdk/index.ts';
 import type { VosState } from '../_shared/tools/plugin-state.ts';
-import { VosShellPool } from '../_shared/vos/shell-pool.ts';
+import { retryPolicyOf } from '../_shared/axl/transport.ts';
+import { shellPoolOptions, VosShellPool } from '../_shared/vos/shell-pool.ts';
 import { CupiClients } from './cupi/cupi-clients.ts';
 
 /** What the Unity Connection tools share: CUPI sessions (JSESSIONID reuse) and VOS CLI shells. */
@@ -8,8 +9,12 @@ export interface CucShared extends VosState {
   cupi: CupiClients;
 }
 
-export function setupCuc(_services: PluginServices): CucShared {
-  return { cupi: new CupiClients(), shells: new VosShellPool() };
+export function setupCuc(services: PluginServices): CucShared {
+  const io = services.settings.nodeIo;
+  return {
+    cupi: new CupiClients(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
+    shells: new VosShellPool(io ? shellPoolOptions(io) : {}),
+  };
 }
 
 export async function teardownCuc(shared: CucShared): Promise<void> {

@@ -1,4 +1,5 @@
-import { toolsFor, type PluginServices } from '../../kernel/sdk/index.ts';
+import { toolsFor, type NodeIoSettings, type PluginServices } from '../../kernel/sdk/index.ts';
+import { retryPolicyOf } from '../_shared/axl/transport.ts';
 import { closeAxlVosState, createAxlVosState, productSchemaRoot } from '../_shared/tools/create-state.ts';
 import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
 import { RisService } from './ris/ris-service.ts';
@@ -6,15 +7,20 @@ import { RisService } from './ris/ris-service.ts';
 /** What the CUCM tools share: AXL clients and schema cache, VOS CLI shells, the RisPort70 client. */
 export interface CucmShared extends AxlState, VosState {
   ris: RisService;
+  /** The NODE_* settings, for the phone screenshots (unset: the transport's defaults). */
+  nodeIo?: NodeIoSettings;
 }
 
 export function setupCucm(services: PluginServices): CucmShared {
+  const io = services.settings.nodeIo;
   return {
-    ...createAxlVosState('cucm', services.dirs.schemaCache),
+    ...createAxlVosState('cucm', services.dirs.schemaCache, io),
     ris: new RisService({
       schemaCache: productSchemaRoot(services.dirs.schemaCache, 'cucm'),
       downloadTool: 'cucm_download_ris_toolkit',
+      ...(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
     }),
+    ...(io ? { nodeIo: io } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
 export type ImpShared = AxlState & VosState;
 
 export function setupImp(services: PluginServices): ImpShared {
-  return createAxlVosState('imp', services.dirs.schemaCache);
+  return createAxlVosState('imp', services.dirs.schemaCache, services.settings.nodeIo);
 }
 
 export const teardownImp = closeAxlVosState;

@@ -7,7 +7,16 @@ import type { AxlSchemaCache } from './schema-cache.ts';
 import { compareVersions } from './schema-cache.ts';
 import type { AxlSchema, Json } from './schema.ts';
 import type { HttpAnswer, NodeEndpoint, RetryPolicy } from './transport.ts';
-import { DEFAULT_RETRY, httpsExchange, jittered, sleep, tlsAgent, withNetworkRetry } from './transport.ts';
+import {
+  busyAnswer,
+  DEFAULT_RETRY,
+  httpsExchange,
+  ResponseTooLargeError,
+  retryAfterMs,
+  tlsAgent,
+  withNetworkRetry,
+} from './transport.ts';
+import { hasDtd, sizeLabel } from './untrusted-xml.ts';
 
 /** An AXL fault, with the node's own code and message kept apart for callers that branch on them. */
 export class AxlFaultError extends AXLError {
@@ -27,15 +36,33 @@ export interface AxlClientOptions extends NodeEndpoint {
   retry?: RetryPolicy;
   /** Retries of a throttled node (HTTP 503, memory fault), longer than network ones: the node asked us to wait. */
   throttleBackoffMs?: readonly number[];
+  /** Largest answer read; a longer one is abandoned mid-stream (AXLError). Default AXL_MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
 }
+
+/**
+ * CUCM refuses to build an AXL answer over 8 MB ("Query request too large"); four times that leaves room
+ * for any real answer and bounds what a hostile or broken node can make this process hold.
+ */
+export const AXL_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 const faultParser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true });
 
 const MEMORY_FAULT = /Maximum AXL Memory Allocation Consumed/i;
 
+/**
+ * Operations that only read: safe to send again after a failure that may have followed their arrival.
+ * Anything else (add, update, remove, apply, reset, restart, do, wipe, lock, executeSQLUpdate...) is a write.
+ */
+export function isSafeToRepeat(operation: string): boolean {
+  return /^(get|list)[A-Z]/.test(operation) || operation === 'executeSQLQuery';
+}
+
 export class AxlClient {
   private readonly agent: Agent;
   private readonly node: NodeEndpoint;
+  /** Set on the per-call views `withSignal` makes. */
+  private readonly signal?: AbortSignal;
 
   constructor(private readonly opts: AxlClientOptions) {
     if (opts.schema.version !== opts.version) {
@@ -53,26 +80,41 @@ export class AxlClient {
     return this.opts.schema;
   }
 
-  /** Calls any operation of the schema: JSON in, JSON out (the answer's body element). */
+  /**
+   * This client for one tool call: its requests end when `signal` aborts (the MCP request was cancelled
+   * or the server is stopping), their socket closed. It shares the keep-alive agent; closing it closes both.
+   */
+  withSignal(signal: AbortSignal | undefined): AxlClient {
+    if (!signal) return this;
+    const view = Object.create(this) as AxlClient;
+    Object.defineProperty(view, 'signal', { value: signal });
+    return view;
+  }
+
+  /**
+   * Calls any operation of the schema: JSON in, JSON out (the answer's body element). Reads (get*,
+   * list*, executeSQLQuery) are retried after a network failure; writes only when the failure came before
+   * the request left, so a write never runs twice. A throttled node (HTTP 503 or 429, memory fault), which
+   * refused the request unread, is asked again after its Retry-After or the throttle backoff.
+   */
   async call(operation: string, args: Record<string, Json> = {}): Promise<Json> {
     const envelope = this.opts.schema.buildEnvelope(operation, args);
-    const throttle = this.opts.throttleBackoffMs ?? [1000, 2000, 4000];
-    for (let i = 0; ; i++) {
-      const answer = await this.post(operation, envelope);
-      const retryable =
-        answer.status === 503 || (answer.status === 500 && MEMORY_FAULT.test(answer.body.toString()));
-      if (retryable) {
-        const delay = retryAfterMs(answer) ?? throttle[i];
-        if (delay !== undefined) {
-          await sleep(jittered(delay));
-          continue;
-        }
-        throw new AXLError(
-          `${this.opts.host} is throttling AXL (HTTP ${answer.status}) after ${i + 1} attempts; retry later`,
-        );
-      }
-      return this.answer(operation, answer);
+    let attempts = 0;
+    const answer = await this.post(operation, envelope, (a) => {
+      attempts++;
+      return throttled(a) ? retryAfterMs(a) : undefined;
+    });
+    if (throttled(answer)) {
+      const after = retryAfterMs(answer);
+      const why =
+        answer.status === 500
+          ? 'is out of AXL memory (Maximum AXL Memory Allocation Consumed)'
+          : `is throttling AXL (HTTP ${answer.status})`;
+      throw new AXLError(
+        `${this.opts.host} ${why} after ${attempts} attempt${attempts === 1 ? '' : 's'}; ${after === null ? 'retry later' : `it asks to retry in ${Math.ceil(after / 1000)} s`}`,
+      );
     }
+    return this.answer(operation, answer);
   }
 
   /** The node's full version, e.g. `15.0.1.11900(40)`. */
@@ -89,19 +131,35 @@ export class AxlClient {
     this.agent.destroy();
   }
 
-  private post(operation: string, envelope: string): Promise<HttpAnswer> {
-    return withNetworkRetry(this.node, this.opts.retry ?? DEFAULT_RETRY, () =>
-      httpsExchange(this.node, this.agent, {
-        method: 'POST',
-        path: '/axl/',
-        timeoutMs: this.opts.timeoutMs ?? 60_000,
-        headers: {
-          'content-type': 'text/xml; charset=utf-8',
-          soapaction: `"CUCM:DB ver=${this.opts.version} ${operation}"`,
-        },
-        body: envelope,
-      }),
-    );
+  private post(
+    operation: string,
+    envelope: string,
+    busy: (a: HttpAnswer) => number | null | undefined,
+  ): Promise<HttpAnswer> {
+    const maxBytes = this.opts.maxAnswerBytes ?? AXL_MAX_ANSWER_BYTES;
+    return withNetworkRetry(
+      this.node,
+      this.opts.retry ?? DEFAULT_RETRY,
+      (signal) =>
+        httpsExchange(this.node, this.agent, {
+          method: 'POST',
+          path: '/axl/',
+          timeoutMs: this.opts.timeoutMs ?? 60_000,
+          maxBytes,
+          headers: {
+            'content-type': 'text/xml; charset=utf-8',
+            soapaction: `"CUCM:DB ver=${this.opts.version} ${operation}"`,
+          },
+          body: envelope,
+          signal,
+        }),
+      {
+        idempotent: isSafeToRepeat(operation),
+        busy,
+        busyBackoffMs: this.opts.throttleBackoffMs ?? [1000, 2000, 4000],
+        ...(this.signal ? { signal: this.signal } : {}),
+      },
+    ).catch(tooLarge(this.node, maxBytes, operation));
   }
 
   private answer(operation: string, answer: HttpAnswer): Json {
@@ -114,6 +172,11 @@ export class AxlClient {
     if (answer.status === 599) {
       throw new AXLError(`${this.opts.host} does not serve AXL ${this.opts.version}: ${htmlText(text)}`);
     }
+    if ((answer.status === 200 || FAULT.test(text)) && hasDtd(text)) {
+      throw new AXLError(
+        `${operation}: the answer from ${this.opts.host} carries a DOCTYPE, which SOAP forbids; refused unread (its entities could read local files, reach other hosts or exhaust memory)`,
+      );
+    }
     const fault = parseFault(text);
     if (fault) throw new AxlFaultError(fault.code, fault.message, operation);
     if (answer.status !== 200) {
@@ -125,10 +188,9 @@ export class AxlClient {
   }
 }
 
-function retryAfterMs(answer: HttpAnswer): number | undefined {
-  const s = Number(answer.headers['retry-after']);
-  // Honour the node's own hint, bounded so a confused node cannot park a tool call for long.
-  return Number.isFinite(s) && s > 0 ? Math.min(s, 30) * 1000 : undefined;
+/** The node refused the request unread and asks to come back: HTTP 503 or 429, or its memory fault. */
+function throttled(a: HttpAnswer): boolean {
+  return a.status === 503 || a.status === 429 || (a.status === 500 && MEMORY_FAULT.test(a.body.toString()));
 }
 
 function htmlText(html: string): string {
@@ -138,9 +200,24 @@ function htmlText(html: string): string {
     .trim();
 }
 
+const FAULT = /<(\w+:)?Fault[\s>]/;
+
+/** A node's answer over `maxBytes`, cut mid-stream by the transport, as a coded error. */
+function tooLarge(node: NodeEndpoint, maxBytes: number, operation: string): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof ResponseTooLargeError)
+      throw new AXLError(
+        `${operation}: the AXL answer from ${node.host} is over ${sizeLabel(maxBytes)}; it was abandoned unread (ask for fewer rows or returned tags)`,
+        { cause: err },
+      );
+    throw err;
+  };
+}
+
 /** A SOAP 1.1 fault with an optional axlError detail, or undefined for any other body. */
 export function parseFault(xml: string): { code: number | undefined; message: string } | undefined {
-  if (!/<(\w+:)?Fault[\s>]/.test(xml)) return undefined;
+  if (!FAULT.test(xml)) return undefined;
+  if (hasDtd(xml)) return { code: undefined, message: 'SOAP fault with a DOCTYPE (refused unread)' };
   try {
     const doc = faultParser.parse(xml) as { Envelope?: { Body?: { Fault?: Record<string, unknown> } } };
     const f = doc.Envelope?.Body?.Fault;
@@ -157,6 +234,9 @@ export function parseFault(xml: string): { code: number | undefined; message: st
   }
 }
 
+/** A getCCMVersion answer or an HTTP 599 page is a few kilobytes. */
+const PROBE_MAX_BYTES = 1024 * 1024;
+
 export interface NegotiatedVersion {
   version: string;
   /** What the node says it serves (empty when it accepted the first try). */
@@ -169,7 +249,7 @@ export interface NegotiatedVersion {
  * cache has, or says which version to download.
  */
 export async function negotiateVersion(
-  node: NodeEndpoint & { timeoutMs?: number; retry?: RetryPolicy },
+  node: NodeEndpoint & { timeoutMs?: number; retry?: RetryPolicy; signal?: AbortSignal },
   cache: AxlSchemaCache,
 ): Promise<NegotiatedVersion> {
   const cached = cache.versions();
@@ -177,21 +257,33 @@ export async function negotiateVersion(
   const agent = tlsAgent(node);
   try {
     const probe = (v: string): Promise<HttpAnswer> =>
-      withNetworkRetry(node, node.retry ?? DEFAULT_RETRY, () =>
-        httpsExchange(node, agent, {
-          method: 'POST',
-          path: '/axl/',
-          timeoutMs: node.timeoutMs ?? 30_000,
-          headers: {
-            'content-type': 'text/xml; charset=utf-8',
-            soapaction: `"CUCM:DB ver=${v} getCCMVersion"`,
-          },
-          body: `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/${v}"><soapenv:Body><ns:getCCMVersion/></soapenv:Body></soapenv:Envelope>`,
-        }),
-      );
+      withNetworkRetry(
+        node,
+        node.retry ?? DEFAULT_RETRY,
+        (signal) =>
+          httpsExchange(node, agent, {
+            method: 'POST',
+            path: '/axl/',
+            timeoutMs: node.timeoutMs ?? 30_000,
+            maxBytes: PROBE_MAX_BYTES,
+            headers: {
+              'content-type': 'text/xml; charset=utf-8',
+              soapaction: `"CUCM:DB ver=${v} getCCMVersion"`,
+            },
+            body: `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/${v}"><soapenv:Body><ns:getCCMVersion/></soapenv:Body></soapenv:Envelope>`,
+            signal,
+          }),
+        { busy: busyAnswer, ...(node.signal ? { signal: node.signal } : {}) },
+      ).catch(tooLarge(node, PROBE_MAX_BYTES, 'getCCMVersion'));
     const answer = await probe(first);
     if (answer.status === 401 || answer.status === 403) {
       throw new AXLError(`authentication to AXL on ${node.host} failed (HTTP ${answer.status})`);
+    }
+    if (throttled(answer)) {
+      const after = retryAfterMs(answer);
+      throw new AXLError(
+        `${node.host} is too busy to answer AXL (HTTP ${answer.status}) after retries; ${after === null ? 'retry later' : `it asks to retry in ${Math.ceil(after / 1000)} s`}`,
+      );
     }
     if (answer.status !== 599) {
       if (!cached.includes(first)) {

@@ -51,16 +51,27 @@ export class AxlConnections {
     return this.#o.cache;
   }
 
-  /** The caller's AXL client for `host`, logging in with its stored credential. */
-  async connect(vault: ClientVault, host: string): Promise<AxlConnection> {
+  /** Retry policy and per-attempt timeout of every request to a node (the NODE_* settings). */
+  get requestOptions(): { retry?: RetryPolicy; timeoutMs?: number } {
+    return {
+      ...(this.#o.retry ? { retry: this.#o.retry } : {}),
+      ...(this.#o.timeoutMs ? { timeoutMs: this.#o.timeoutMs } : {}),
+    };
+  }
+
+  /**
+   * The caller's AXL client for `host`, logging in with its stored credential. With `signal` (the tool
+   * call's), the client returned is a view whose requests end when it aborts.
+   */
+  async connect(vault: ClientVault, host: string, signal?: AbortSignal): Promise<AxlConnection> {
     const endpoint = await loadEndpoint(vault, this.#o.product, 'axl', host, PORTS.https);
     const key = this.#key(vault.client, host, endpoint);
     const known = this.#entries.get(key);
     if (known) {
       known.lastUsed = Date.now();
-      return { client: known.client, endpoint };
+      return { client: known.client.withSignal(signal), endpoint };
     }
-    const version = await this.#version(endpoint);
+    const version = await this.#version(endpoint, signal);
     const schema = await this.#o.cache.load(version);
     const client = new AxlClient({
       ...endpoint,
@@ -72,21 +83,26 @@ export class AxlConnections {
     });
     this.#entries.set(key, { client, endpoint, lastUsed: Date.now() });
     this.#evict();
-    return { client, endpoint };
+    return { client: client.withSignal(signal), endpoint };
   }
 
   /**
    * Runs `fn` with the caller's client; when the node says it no longer serves the negotiated version
    * (an upgrade between calls), the version is negotiated again and `fn` runs once more.
    */
-  async with<T>(vault: ClientVault, host: string, fn: (c: AxlConnection) => Promise<T>): Promise<T> {
-    const conn = await this.connect(vault, host);
+  async with<T>(
+    vault: ClientVault,
+    host: string,
+    fn: (c: AxlConnection) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const conn = await this.connect(vault, host, signal);
     try {
       return await fn(conn);
     } catch (err) {
       if (!(err instanceof AXLError) || !/does not serve AXL/.test(err.message)) throw err;
       this.forget(conn.endpoint);
-      return fn(await this.connect(vault, host));
+      return fn(await this.connect(vault, host, signal));
     }
   }
 
@@ -108,7 +124,7 @@ export class AxlConnections {
     this.#entries.clear();
   }
 
-  async #version(endpoint: NodeEndpoint): Promise<string> {
+  async #version(endpoint: NodeEndpoint, signal: AbortSignal | undefined): Promise<string> {
     const addr = address(endpoint);
     const known = this.#versions.get(addr);
     const ttl = this.#o.versionTtlMs ?? 10 * 60_000;
@@ -118,6 +134,7 @@ export class AxlConnections {
         ...endpoint,
         ...(this.#o.retry ? { retry: this.#o.retry } : {}),
         ...(this.#o.timeoutMs ? { timeoutMs: this.#o.timeoutMs } : {}),
+        ...(signal ? { signal } : {}),
       },
       this.#o.cache,
     );

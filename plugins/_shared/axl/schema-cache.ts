@@ -4,9 +4,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadRequestError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchema, FieldDescription } from './schema.ts';
+import { checkSchemaFolder, SCHEMA_FILES } from './schema-guard.ts';
 import { parseWsdl } from './schema.ts';
 
-export const SCHEMA_FILES = ['AXLAPI.wsdl', 'AXLSoap.xsd', 'AXLEnums.xsd'] as const;
+export { SCHEMA_FILES } from './schema-guard.ts';
 
 const VERSION = /^\d+\.\d+$/;
 
@@ -58,7 +59,9 @@ export class AxlSchemaCache {
         ),
       );
     }
-    const p = parseWsdl(join(this.dir(version), 'AXLAPI.wsdl'), version);
+    // Checked again here: a folder cached by an older release, or written by hand, gets the same scrutiny.
+    const dir = this.dir(version);
+    const p = checkSchemaFolder(dir).then(() => parseWsdl(join(dir, 'AXLAPI.wsdl'), version));
     this.loaded.set(version, p);
     // A failed parse is not kept: the next call may follow a fresh download.
     p.catch(() => this.loaded.delete(version));

@@ -30,10 +30,24 @@ export interface FieldDescription {
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Parses a WSDL file with strong-soap. The 15.0 schema takes about a second: callers cache the result. */
+/**
+ * strong-soap fetches an import or include that names a URL with this client: none may be fetched (the
+ * schema guard refuses such files before they are cached or parsed; this is the second lock).
+ */
+const NO_FETCH = {
+  request(url: string, _data: unknown, callback: (err: Error) => void): void {
+    callback(new Error(`the AXL schema refers to ${String(url).slice(0, 120)}; nothing is fetched`));
+  },
+};
+
+/**
+ * Parses a WSDL file with strong-soap. The 15.0 schema takes about a second: callers cache the result.
+ * A fresh WSDL cache per parse: strong-soap's own is process-wide and keyed by path, so it would hold
+ * every parsed schema forever and hand back the old one after a new download replaced the files.
+ */
 export function parseWsdl(wsdlPath: string, version: string): Promise<AxlSchema> {
   return new Promise((resolve, reject) => {
-    soap.createClient(wsdlPath, {}, (err, client) => {
+    soap.createClient(wsdlPath, { WSDL_CACHE: {}, httpClient: NO_FETCH }, (err, client) => {
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
       else resolve(new AxlSchema(version, client));
     });

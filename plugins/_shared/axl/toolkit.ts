@@ -2,13 +2,16 @@
 // cache. The zip also carries a Java sample that must never be extracted, and a hostile or broken
 // node could send path traversal, symlinks or a zip bomb: every entry is checked before anything is written.
 import { createWriteStream, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { AXLError, BadRequestError, PayloadTooLargeError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchemaCache } from './schema-cache.ts';
 import { SCHEMA_FILES } from './schema-cache.ts';
+import { checkSchemaText } from './schema-guard.ts';
 import type { NodeEndpoint, RetryPolicy } from './transport.ts';
 import {
+  busyAnswer,
   DEFAULT_RETRY,
   httpsExchange,
   ResponseTooLargeError,
@@ -26,8 +29,14 @@ export interface ToolkitDownload extends NodeEndpoint {
   maxZipBytes?: number;
   /** Largest uncompressed schema file accepted (AXLSoap.xsd 15.0 is 3.7 MB). */
   maxEntryBytes?: number;
+  /** Most bytes of schema files extracted in all (the disk this download may take). */
+  maxTotalBytes?: number;
+  /** Most entries a zip may list (a real toolkit has a few hundred). */
+  maxEntries?: number;
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** The tool call's: the download ends (socket closed) when it aborts. */
+  signal?: AbortSignal;
   onProgress?: Progress;
 }
 
@@ -38,28 +47,40 @@ export interface ToolkitResult {
   skipped: number;
 }
 
-/** Schema folders a real toolkit carries are a handful (8.5 ... 15.0, current). */
-const MAX_VERSIONS = 16;
+const MiB = 1024 * 1024;
+
+/** Defaults of the limits: a real toolkit is about 10 MB, with some 20 schema folders of under 5 MB. */
+export const TOOLKIT_LIMITS = {
+  maxZipBytes: 64 * MiB,
+  maxEntryBytes: 16 * MiB,
+  maxTotalBytes: 128 * MiB,
+  maxEntries: 10_000,
+} as const;
 
 const WANTED = /^schema\/([^/]+)\/(AXLAPI\.wsdl|AXLSoap\.xsd|AXLEnums\.xsd)$/;
 
 export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitResult> {
   const progress: Progress = o.onProgress ?? (() => undefined);
-  const maxZip = o.maxZipBytes ?? 64 * 1024 * 1024;
+  const maxZip = o.maxZipBytes ?? TOOLKIT_LIMITS.maxZipBytes;
   const root = join(o.cache.schemaCache, 'axl');
   mkdirSync(root, { recursive: true });
   const work = mkdtempSync(join(root, '.download-'));
   const agent = tlsAgent(o);
   try {
     progress(0, 0, `downloading the AXL toolkit from ${o.host}`);
-    const answer = await withNetworkRetry(o, o.retry ?? DEFAULT_RETRY, () =>
-      httpsExchange(o, agent, {
-        method: 'GET',
-        path: '/plugins/axlsqltoolkit.zip',
-        timeoutMs: o.timeoutMs ?? 120_000,
-        maxBytes: maxZip,
-        onData: (got, total) => progress(got, total ?? 0, 'downloading'),
-      }),
+    const answer = await withNetworkRetry(
+      o,
+      o.retry ?? DEFAULT_RETRY,
+      (signal) =>
+        httpsExchange(o, agent, {
+          method: 'GET',
+          path: '/plugins/axlsqltoolkit.zip',
+          timeoutMs: o.timeoutMs ?? 120_000,
+          maxBytes: maxZip,
+          onData: (got, total) => progress(got, total ?? 0, 'downloading'),
+          signal,
+        }),
+      { busy: busyAnswer, ...(o.signal ? { signal: o.signal } : {}) },
     ).catch((err: unknown) => {
       if (err instanceof ResponseTooLargeError)
         throw new PayloadTooLargeError(`the toolkit from ${o.host} is larger than ${maxZip} bytes; refused`);
@@ -75,7 +96,21 @@ export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitRes
     const zipPath = join(work, 'toolkit.zip');
     writeFileSync(zipPath, answer.body, { mode: 0o600 });
     const out = join(work, 'out');
-    const { written, skipped } = await extract(zipPath, out, o.maxEntryBytes ?? 16 * 1024 * 1024, progress);
+    const { written, skipped } = await extract(
+      zipPath,
+      out,
+      {
+        maxEntryBytes: o.maxEntryBytes ?? TOOLKIT_LIMITS.maxEntryBytes,
+        // Without its own bound, the sum follows a smaller entry bound: three files for each of 16 folders.
+        maxTotalBytes:
+          o.maxTotalBytes ??
+          Math.min(TOOLKIT_LIMITS.maxTotalBytes, (o.maxEntryBytes ?? TOOLKIT_LIMITS.maxEntryBytes) * 48),
+        maxEntries: o.maxEntries ?? TOOLKIT_LIMITS.maxEntries,
+      },
+      progress,
+    );
+    // Every schema file is checked before any is cached: the whole download is refused on the first bad one.
+    for (const folder of written.keys()) await checkSchemaFolderFiles(join(out, folder), written.get(folder));
     const versions = placeVersions(written, out, root, o);
     progress(1, 1, `cached AXL schema ${versions.join(', ')}`);
     return { versions, skipped };
@@ -141,29 +176,54 @@ export function checkEntry(entry: yauzl.Entry, maxEntryBytes: number): void {
     );
 }
 
+/** The schema guard on the files of one extracted folder (those it holds of the three). */
+async function checkSchemaFolderFiles(dir: string, files: Set<string> | undefined): Promise<void> {
+  for (const file of files ?? []) checkSchemaText(await readFile(join(dir, file), 'utf8'), file);
+}
+
+interface ExtractLimits {
+  maxEntryBytes: number;
+  maxTotalBytes: number;
+  maxEntries: number;
+}
+
+/** yauzl's own refusals of a name (`..`, absolute, backslash) say what they are. */
+function zipError(err: Error): BadRequestError {
+  const unsafe = /invalid relative path|absolute path|invalid characters in fileName/i.test(err.message);
+  return new BadRequestError(
+    unsafe
+      ? `the toolkit zip has an unsafe path (${err.message}); refused`
+      : `the toolkit zip is broken: ${err.message}`,
+  );
+}
+
 async function extract(
   zipPath: string,
   out: string,
-  maxEntryBytes: number,
+  limits: ExtractLimits,
   progress: Progress,
 ): Promise<{ written: Map<string, Set<string>>; skipped: number }> {
+  const { maxEntryBytes, maxTotalBytes: maxTotal } = limits;
   // strictFileNames makes yauzl itself reject backslashes; validateEntrySizes catches a lying header.
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(zipPath, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, z) =>
       err ? reject(new BadRequestError(`the toolkit is not a valid zip: ${err.message}`)) : resolve(z),
     ),
   );
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw new PayloadTooLargeError(
+      `the toolkit zip lists ${zip.entryCount} entries, over ${limits.maxEntries}; refused`,
+    );
+  }
   const written = new Map<string, Set<string>>();
   // Many schema folders of legal size could still fill the disk: the sum is capped too.
-  const maxTotal = maxEntryBytes * 3 * MAX_VERSIONS;
   let total = 0;
   let skipped = 0;
   let seen = 0;
   try {
     await new Promise<void>((resolve, reject) => {
-      zip.on('error', (err: Error) =>
-        reject(new BadRequestError(`the toolkit zip is broken: ${err.message}`)),
-      );
+      zip.on('error', (err: Error) => reject(zipError(err)));
       zip.on('end', resolve);
       zip.on('entry', (entry: yauzl.Entry) => {
         seen++;

@@ -6,7 +6,8 @@ import { request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import type { PeerCertificate } from 'node:tls';
 import { checkServerIdentity } from 'node:tls';
-import { ConnectivityError } from '../../../kernel/sdk/index.ts';
+import { ConnectivityError, isKernelError, type NodeIoSettings } from '../../../kernel/sdk/index.ts';
+import { tlsRefusal } from './tls-mismatch.ts';
 
 export interface NodeEndpoint {
   host: string;
@@ -20,11 +21,32 @@ export interface NodeEndpoint {
 }
 
 export interface RetryPolicy {
-  /** Delays before each retry; ARCHITECTURE.md: 0.5 s, 1 s, 2 s. Tests pass small values. */
+  /**
+   * Waits before each retry, exponential (ARCHITECTURE.md: 0.5 s, 1 s, 2 s) and jittered by +/-25 %:
+   * their number is the most retries, so a request is tried `backoffMs.length + 1` times at most.
+   */
   backoffMs: readonly number[];
+  /**
+   * The whole operation (every attempt and every wait) ends this long after it started, however slowly
+   * the node trickles its answer: a stalled node costs at most this. Unset: only the attempts' timeouts.
+   */
+  budgetMs?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { backoffMs: [500, 1000, 2000] };
+/** NODE_RETRY_ATTEMPTS=4, NODE_RETRY_BASE_MS=500, NODE_BUDGET_MS=120000 (kernel/config/schema.ts). */
+export const DEFAULT_RETRY: RetryPolicy = { backoffMs: [500, 1000, 2000], budgetMs: 120_000 };
+
+export type { NodeIoSettings };
+
+/** `attempts - 1` waits doubling from `baseMs`: 4 attempts of 500 give 500, 1000, 2000. */
+export function exponentialBackoff(attempts: number, baseMs: number): number[] {
+  return Array.from({ length: Math.max(0, attempts - 1) }, (_, i) => baseMs * 2 ** i);
+}
+
+/** The retry policy the settings describe. */
+export function retryPolicyOf(io: NodeIoSettings): RetryPolicy {
+  return { backoffMs: exponentialBackoff(io.attempts, io.retryBaseMs), budgetMs: io.budgetMs };
+}
 
 /** Jitter spreads retries of many clients over +/-25 % of the step so they do not hit the node together. */
 export function jittered(ms: number): number {
@@ -70,12 +92,15 @@ export interface HttpRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Longest silence: connecting, waiting for the answer, or between two parts of it. */
   timeoutMs: number;
   /** Answers over this many bytes are abandoned (the caller names the error). */
   maxBytes?: number;
   onData?: (received: number, total: number | undefined) => void;
   /** False leaves the Basic header out (a request riding on a session cookie). Default true. */
   basicAuth?: boolean;
+  /** Abandons the exchange (socket destroyed) when aborted: the time budget ran out, or the caller left. */
+  signal?: AbortSignal;
 }
 
 export class ResponseTooLargeError extends Error {}
@@ -95,6 +120,17 @@ const TRANSIENT = new Set([
 export function isTransient(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && TRANSIENT.has(code);
+}
+
+/**
+ * Failures that happened before the request could leave: no connection (or no TLS session) yet. Only
+ * these are retried for a request that changes the node; any other failure may have followed its arrival.
+ */
+const NOT_SENT = new WeakSet<object>();
+
+/** True unless the exchange failed before the request's first byte could reach the node. */
+export function requestMayHaveReached(err: unknown): boolean {
+  return !(typeof err === 'object' && err !== null && NOT_SENT.has(err));
 }
 
 /** One HTTPS exchange; no retry here. */
@@ -123,13 +159,25 @@ function exchange(
   };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
   return new Promise((resolve, reject) => {
+    const signal = req.signal;
+    if (signal?.aborted) {
+      reject(notSent(abortReason(signal)));
+      return;
+    }
+    // Whether the request could have left: a reused keep-alive socket, or a new one once connected (TLS
+    // established for HTTPS). Before that, nothing of it reached the node.
+    let connected = false;
+    const fail = (err: Error): void => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(connected ? err : notSent(err));
+    };
     const r = send(
       { host: node.host, port: node.port, path: req.path, method: req.method, headers, agent },
       (res: IncomingMessage) => {
         const total = Number(res.headers['content-length']) || undefined;
         if (req.maxBytes !== undefined && total !== undefined && total > req.maxBytes) {
           res.destroy();
-          reject(new ResponseTooLargeError(`answer of ${total} bytes exceeds ${req.maxBytes}`));
+          fail(new ResponseTooLargeError(`answer of ${total} bytes exceeds ${req.maxBytes}`));
           return;
         }
         const chunks: Buffer[] = [];
@@ -143,59 +191,222 @@ function exchange(
           chunks.push(d);
           req.onData?.(received, total);
         });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
+        res.on('end', () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+        });
+        res.on('error', fail);
       },
     );
+    const onAbort = (): void => {
+      r.destroy(abortReason(signal as AbortSignal));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    r.on('socket', (socket) => {
+      if (r.reusedSocket) connected = true;
+      else socket.once(agent === false ? 'connect' : 'secureConnect', () => (connected = true));
+    });
     r.setTimeout(req.timeoutMs, () => {
       const err = new Error(`no answer from ${node.host}:${node.port} within ${req.timeoutMs} ms`);
       (err as Error & { code: string }).code = 'ETIMEDOUT';
       r.destroy(err);
     });
-    r.on('error', reject);
+    r.on('error', fail);
     if (req.body !== undefined) r.write(req.body);
     r.end();
   });
 }
 
+function notSent<E>(err: E): E {
+  if (typeof err === 'object' && err !== null) NOT_SENT.add(err);
+  return err;
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+export interface RetryOptions<T> {
+  /**
+   * Safe to send again after it may have reached the node: reads. Default true. A write (an AXL add,
+   * update, remove or executeSQLUpdate, a CUPI POST, PUT or DELETE) is false: it is retried only when it
+   * failed before leaving (connection refused, no TLS session), never after, so it cannot run twice.
+   */
+  idempotent?: boolean;
+  /** The caller's cancellation (the MCP request's signal): aborts the exchange under way and any wait. */
+  signal?: AbortSignal;
+  /**
+   * Recognises an answer that means "busy, come back later" (HTTP 503 or 429): returns the wait the
+   * node asked for in ms (Retry-After), null for the policy's own, undefined for a real answer. Busy
+   * answers are retried within the budget; the last one is returned for the caller to name.
+   */
+  busy?: (value: T) => number | null | undefined;
+  /** Waits after busy answers when the node names none (default: the policy's backoff). */
+  busyBackoffMs?: readonly number[];
+}
+
+/** Why a retried operation stopped early: its time budget, or the caller. */
+class Stopped extends Error {
+  constructor(readonly why: 'budget' | 'cancelled') {
+    super(why === 'budget' ? 'time budget spent' : 'cancelled');
+  }
+}
+
 /**
- * Runs `attempt`, retrying transient network errors with the policy's backoff, then gives up with a
- * ConnectivityError. TLS failures are not transient: a wrong certificate does not get better by waiting.
+ * Runs `attempt`, retrying transient network errors (and busy answers, when `busy` is given) with the
+ * policy's backoff, within its time budget and the caller's signal, then gives up with a
+ * ConnectivityError naming the node and what happened. TLS failures are not transient: a wrong
+ * certificate does not get better by waiting. `attempt` receives the signal its exchange must honour.
  */
 export async function withNetworkRetry<T>(
   node: NodeEndpoint,
   policy: RetryPolicy,
-  attempt: () => Promise<T>,
+  attempt: (signal: AbortSignal) => Promise<T>,
+  options: RetryOptions<T> = {},
 ): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (isProtocolMismatch(err)) {
-        throw new ConnectivityError(
-          `no TLS handshake with ${node.host}:${node.port} (${(err as Error).message}): the port does not seem to serve HTTPS`,
-          { cause: err },
+  const where = `${node.host}:${node.port}`;
+  const started = Date.now();
+  const deadline = policy.budgetMs === undefined ? Infinity : started + policy.budgetMs;
+  const stop = new AbortController();
+  const timer =
+    policy.budgetMs === undefined
+      ? undefined
+      : setTimeout(() => stop.abort(new Stopped('budget')), policy.budgetMs);
+  const cancel = (): void => stop.abort(new Stopped('cancelled'));
+  if (options.signal?.aborted) cancel();
+  else options.signal?.addEventListener('abort', cancel, { once: true });
+  const stopped = (i: number, cause?: unknown): ConnectivityError =>
+    (stop.signal.reason as Stopped).why === 'budget'
+      ? new ConnectivityError(
+          `${where} did not answer within the time budget of ${seconds(policy.budgetMs ?? 0)} (${i + 1} attempt${i === 0 ? '' : 's'}); the request was abandoned`,
+          { cause },
+        )
+      : new ConnectivityError(
+          `the request to ${where} was cancelled by the caller; the connection was closed`,
+          {
+            cause,
+          },
         );
+  try {
+    let netRetries = 0;
+    let busyRetries = 0;
+    for (let i = 0; ; i++) {
+      if (stop.signal.aborted) throw stopped(i);
+      let value: T;
+      try {
+        value = await untilStopped(attempt(stop.signal), stop.signal);
+      } catch (err) {
+        if (stop.signal.aborted) throw stopped(i, err);
+        if (isKernelError(err)) throw err;
+        if (isProtocolMismatch(err)) {
+          throw new ConnectivityError(
+            `no TLS handshake with ${where} (${(err as Error).message}): the port does not seem to serve HTTPS`,
+            { cause: err },
+          );
+        }
+        if (isTlsError(err)) {
+          // Names the pinned and the presented certificate (fingerprints), so a changed one is plain.
+          throw new ConnectivityError(await tlsRefusal(node, (err as Error).message), { cause: err });
+        }
+        const code = (err as { code?: unknown }).code;
+        if (typeof code !== 'string') throw err;
+        const what = `${code}: ${(err as Error).message}`;
+        if (!isTransient(err)) {
+          const failed = code.startsWith('HPE_')
+            ? 'answered something that is not HTTP'
+            : 'cannot be reached';
+          throw new ConnectivityError(`${where} ${failed} (${what})`, { cause: err });
+        }
+        if (options.idempotent === false && requestMayHaveReached(err)) {
+          throw new ConnectivityError(
+            `the connection to ${where} failed after the request was sent (${what}); it changes the node, so it was not repeated: check whether it took effect before trying again`,
+            { cause: err },
+          );
+        }
+        const delay = policy.backoffMs[netRetries++];
+        if (delay === undefined || !(await pause(jittered(delay), deadline, stop.signal))) {
+          if (stop.signal.aborted) throw stopped(i, err);
+          throw new ConnectivityError(
+            `${where} is unreachable after ${i + 1} attempt${i === 0 ? '' : 's'} (${what})`,
+            { cause: err },
+          );
+        }
+        continue;
       }
-      if (isTlsError(err)) {
-        throw new ConnectivityError(
-          `TLS verification of ${node.host}:${node.port} failed (${(err as Error).message}); pin the node's CA or certificate`,
-          { cause: err },
-        );
+      const hint = options.busy?.(value);
+      if (hint === undefined) return value;
+      const schedule = options.busyBackoffMs ?? policy.backoffMs;
+      const step = schedule[busyRetries++];
+      // Out of retries, or the node asks for a wait past the budget: its answer says so to the caller.
+      if (step === undefined) return value;
+      if (!(await pause(hint ?? jittered(step), deadline, stop.signal))) {
+        if (options.signal?.aborted) throw stopped(i);
+        return value;
       }
-      if (!isTransient(err)) throw err;
-      const delay = policy.backoffMs[i];
-      if (delay === undefined) {
-        throw new ConnectivityError(
-          `${node.host}:${node.port} is unreachable after ${i + 1} attempts (${(err as { code?: string }).code ?? 'error'}: ${(err as Error).message})`,
-          { cause: err },
-        );
-      }
-      await sleep(jittered(delay));
     }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+/** Waits `ms` unless that would pass `deadline` (false at once) or `signal` aborts first (false). */
+async function pause(ms: number, deadline: number, signal: AbortSignal): Promise<boolean> {
+  if (Date.now() + ms >= deadline || signal.aborted) return false;
+  return new Promise((resolve) => {
+    const done = (ok: boolean): void => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    };
+    const onAbort = (): void => done(false);
+    const t = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The attempt's own outcome, or a rejection as soon as `signal` aborts: the budget holds even for an
+ * attempt that does not watch the signal itself (every exchange here does, and closes its socket).
+ */
+function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Retry-After of a busy answer in ms (delta-seconds or an HTTP date), or null when it gives none:
+ * what `RetryOptions.busy` returns for HTTP 503 and 429.
+ */
+export function retryAfterMs(answer: HttpAnswer): number | null {
+  const raw = answer.headers['retry-after'];
+  const text = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/** HTTP 503 and 429 are a busy node: retried after its Retry-After (or the backoff) within the budget. */
+export function busyAnswer(answer: HttpAnswer): number | null | undefined {
+  return answer.status === 503 || answer.status === 429 ? retryAfterMs(answer) : undefined;
 }
 
 function isTlsError(err: unknown): boolean {

@@ -32,7 +32,9 @@ export function axlCallTool(product: Product) {
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9]{0,127}$/)
         .describe('AXL operation name, e.g. getPhone, listPhone, addPhone, executeSQLQuery'),
-      args: z.record(z.string(), jsonValue).default({}).describe('The request body, as JSON'),
+      // prefault, not default: jsonValue's depth guard is a preprocess step, after which zod would leave
+      // a plain default out of the input JSON Schema.
+      args: z.record(z.string(), jsonValue).prefault({}).describe('The request body, as JSON'),
       skip: z.number().int().min(0).optional().describe('list*: first row to return'),
       first: z
         .number()
@@ -63,33 +65,38 @@ export function axlCallTool(product: Product) {
           'this cursor belongs to another call (operation, arguments or host differ)',
         );
       const base = { host: input.host, operation: input.operation };
-      return ctx.shared.axl.with(ctx.vault, input.host, async ({ client }) => {
-        if (WRITE.test(input.operation))
-          ctx.log.info({ host: input.host, operation: input.operation }, 'AXL write');
-        const rows = await rowsOf(client, input, cursor?.skip);
-        if (rows) {
+      return ctx.shared.axl.with(
+        ctx.vault,
+        input.host,
+        async ({ client }) => {
+          if (WRITE.test(input.operation))
+            ctx.log.info({ host: input.host, operation: input.operation }, 'AXL write');
+          const rows = await rowsOf(client, input, cursor?.skip);
+          if (rows) {
+            return structuredReply({
+              ...base,
+              axl_version: client.version,
+              count: rows.page.items.length,
+              rows: rows.page.items,
+              complete: rows.page.cursor === undefined,
+              ...(rows.page.cursor
+                ? { cursor: encodeCursor({ k: 'rows', c: fp, skip: rows.page.cursor.skip }) }
+                : {}),
+            });
+          }
+          const result = await client.call(input.operation, input.args);
+          const text = JSON.stringify(result);
+          if (Buffer.byteLength(text) <= input.max_bytes)
+            return structuredReply({ ...base, axl_version: client.version, complete: true, result });
+          const id = ctx.shared.held.hold(ctx.caller.name, text);
           return structuredReply({
             ...base,
             axl_version: client.version,
-            count: rows.page.items.length,
-            rows: rows.page.items,
-            complete: rows.page.cursor === undefined,
-            ...(rows.page.cursor
-              ? { cursor: encodeCursor({ k: 'rows', c: fp, skip: rows.page.cursor.skip }) }
-              : {}),
+            ...heldSlice(ctx.shared.held, ctx.caller.name, { k: 'text', id, offset: 0 }, input),
           });
-        }
-        const result = await client.call(input.operation, input.args);
-        const text = JSON.stringify(result);
-        if (Buffer.byteLength(text) <= input.max_bytes)
-          return structuredReply({ ...base, axl_version: client.version, complete: true, result });
-        const id = ctx.shared.held.hold(ctx.caller.name, text);
-        return structuredReply({
-          ...base,
-          axl_version: client.version,
-          ...heldSlice(ctx.shared.held, ctx.caller.name, { k: 'text', id, offset: 0 }, input),
-        });
-      });
+        },
+        ctx.signal,
+      );
     },
   });
 }

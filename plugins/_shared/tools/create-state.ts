@@ -1,10 +1,11 @@
 // The AXL and VOS CLI state a product plugin's setup builds (CUCM and IM&P both), and its teardown.
 import { join } from 'node:path';
-import type { Product } from '../../../kernel/sdk/index.ts';
+import type { NodeIoSettings, Product } from '../../../kernel/sdk/index.ts';
 import { HeldAnswers } from '../axl/answer-cursor.ts';
 import { AxlConnections } from '../axl/connections.ts';
 import { AxlSchemaCache } from '../axl/schema-cache.ts';
-import { VosShellPool } from '../vos/shell-pool.ts';
+import { retryPolicyOf } from '../axl/transport.ts';
+import { shellPoolOptions, VosShellPool } from '../vos/shell-pool.ts';
 import type { AxlState, VosState } from './plugin-state.ts';
 
 /** Schemas of each product live apart: `<schemaCache>/<product>/axl/<version>/`. */
@@ -12,15 +13,23 @@ export function productSchemaRoot(schemaCache: string, product: Product): string
   return join(schemaCache, product);
 }
 
-export function createAxlVosState(product: Product, schemaCache: string): AxlState & VosState {
+export function createAxlVosState(
+  product: Product,
+  schemaCache: string,
+  io?: NodeIoSettings,
+): AxlState & VosState {
   const cache = new AxlSchemaCache(
     productSchemaRoot(schemaCache, product),
     `${product}_download_axl_toolkit`,
   );
   return {
-    axl: new AxlConnections({ product, cache }),
+    axl: new AxlConnections({
+      product,
+      cache,
+      ...(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
+    }),
     held: new HeldAnswers(),
-    shells: new VosShellPool(),
+    shells: new VosShellPool(io ? shellPoolOptions(io) : {}),
   };
 }
 

@@ -19,9 +19,11 @@ export function downloadAxlToolkitTool(product: Product) {
     service: 'axl',
     async handler(input, ctx) {
       const endpoint = await loadEndpoint(ctx.vault, product, 'axl', input.host, PORTS.https);
-      const nodeVersion = await probeAxlVersion(endpoint);
+      const io = { ...ctx.shared.axl.requestOptions, signal: ctx.signal };
+      const nodeVersion = await probeAxlVersion({ ...endpoint, ...io });
       const result = await downloadAxlToolkit({
         ...endpoint,
+        ...io,
         cache: ctx.shared.axl.cache,
         nodeVersion,
         onProgress: throttledProgress(ctx),

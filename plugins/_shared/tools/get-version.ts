@@ -14,12 +14,16 @@ export function getVersionTool(product: Product) {
     access: { minProfile: 'auditor' },
     service: 'axl',
     async handler(input, ctx) {
-      return ctx.shared.axl.with(ctx.vault, input.host, async ({ client }) =>
-        structuredReply({
-          host: input.host,
-          version: await client.getVersion(),
-          axl_version: client.version,
-        }),
+      return ctx.shared.axl.with(
+        ctx.vault,
+        input.host,
+        async ({ client }) =>
+          structuredReply({
+            host: input.host,
+            version: await client.getVersion(),
+            axl_version: client.version,
+          }),
+        ctx.signal,
       );
     },
   });

@@ -31,7 +31,7 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
       const cache = ctx.shared.axl.cache;
       let version = input.version;
       if (!version && input.host) {
-        version = (await ctx.shared.axl.connect(ctx.vault, input.host)).client.version;
+        version = (await ctx.shared.axl.connect(ctx.vault, input.host, ctx.signal)).client.version;
       }
       version ??= cache.versions().at(-1);
       if (!version)

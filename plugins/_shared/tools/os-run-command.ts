@@ -39,6 +39,7 @@ export function osRunCommandTool(product: Product, trustTool: string) {
         throw new ProfilePermissionError('only the admin profile may confirm (y/n) questions of the CLI');
       const r = await ctx.shared.shells.run(ctx.vault, product, input.host, input.command, {
         confirm: input.confirm,
+        signal: ctx.signal,
         ...(input.timeout_s ? { timeoutMs: input.timeout_s * 1000 } : {}),
       });
       return structuredReply({

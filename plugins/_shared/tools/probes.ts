@@ -7,10 +7,12 @@ import type { AxlState, VosState } from './plugin-state.ts';
 export const axlProbe: ConnectivityProbe<AxlState> = {
   service: 'axl',
   run: (host, ctx) =>
-    ctx.shared.axl.with(ctx.vault, host, async ({ client }) => ({
-      version: await client.getVersion(),
-      axl_version: client.version,
-    })),
+    ctx.shared.axl.with(
+      ctx.vault,
+      host,
+      async ({ client }) => ({ version: await client.getVersion(), axl_version: client.version }),
+      ctx.signal,
+    ),
 };
 
 /** SSH: logs in to the VOS CLI (or finds the pooled shell) and reports the login time. */
@@ -18,7 +20,7 @@ export function sshProbe(product: Product): ConnectivityProbe<VosState> {
   return {
     service: 'ssh',
     run: async (host, ctx) => {
-      const r = await ctx.shared.shells.check(ctx.vault, product, host);
+      const r = await ctx.shared.shells.check(ctx.vault, product, host, ctx.signal);
       return { reused_shell: r.reusedShell, login_ms: r.loginMs };
     },
   };

@@ -1,6 +1,12 @@
 // One VOS CLI shell per (client, product, node, login), reused across tool calls.
 import { createHmac, randomBytes } from 'node:crypto';
-import { ConnectivityError, SSHError, hostVerifier, type ClientVault } from '../../../kernel/sdk/index.ts';
+import {
+  ConnectivityError,
+  SSHError,
+  hostVerifier,
+  type ClientVault,
+  type NodeIoSettings,
+} from '../../../kernel/sdk/index.ts';
 import { timeBudget, validateCommand, type RunOptions } from './command-policy.ts';
 import { ShellClosedError, ShellSession, type CommandResult } from './shell-session.ts';
 import { NodeUnreachableError, sshAddress } from './ssh-connect.ts';
@@ -18,10 +24,39 @@ export interface ShellPoolOptions {
   retryJitterMs?: number;
   /** SSH handshake and authentication. Default 20 s. */
   readyTimeoutMs?: number;
-  /** From connecting to the first prompt. Default 30 s (a real node takes 8 s or more). */
+  /**
+   * Connecting in all: every attempt and wait. An attempt gets at most what is left of it. Default 120 s
+   * (NODE_BUDGET_MS). The login's wait for the prompt and the command's own budget come after.
+   */
+  connectBudgetMs?: number;
+  /**
+   * From connecting to a shell ready for commands (the admin: prompt, then paging off). Default 30 s (a
+   * real node takes 8 s or more); shellPoolOptions: NODE_TIMEOUT_MS when shorter.
+   */
   loginTimeoutMs?: number;
   /** Per-command output cap. Default 4 MiB. */
   maxOutputBytes?: number;
+}
+
+/** The pool's options from the NODE_* settings: exponential retry delays, handshake and connect budgets. */
+export function shellPoolOptions(io: NodeIoSettings): ShellPoolOptions {
+  return {
+    retryDelaysMs: Array.from({ length: Math.max(0, io.attempts - 1) }, (_, i) => io.retryBaseMs * 2 ** i),
+    retryJitterMs: Math.min(250, Math.round(io.retryBaseMs / 2)),
+    readyTimeoutMs: Math.min(20_000, io.timeoutMs),
+    connectBudgetMs: io.budgetMs,
+    // The node's silence before the admin: prompt is a silence like any other: bounded by the same setting.
+    loginTimeoutMs: Math.min(30_000, io.timeoutMs),
+  };
+}
+
+/** Options of one pooled run: the command's, and the tool call's signal. */
+export interface PoolRunOptions extends RunOptions {
+  /**
+   * The tool call's: aborting it stops this caller's wait for a login (the login goes on for the pool)
+   * and closes the shell of a command running, whose state is then unknown.
+   */
+  signal?: AbortSignal;
 }
 
 export interface PoolRunResult extends CommandResult {
@@ -64,6 +99,7 @@ export class VosShellPool {
       retryDelaysMs: options.retryDelaysMs ?? [500, 1_000, 2_000],
       retryJitterMs: options.retryJitterMs ?? 250,
       readyTimeoutMs: options.readyTimeoutMs ?? 20_000,
+      connectBudgetMs: options.connectBudgetMs ?? 120_000,
       loginTimeoutMs: options.loginTimeoutMs ?? 30_000,
       maxOutputBytes: options.maxOutputBytes ?? 4 * 1024 * 1024,
     };
@@ -83,32 +119,43 @@ export class VosShellPool {
     product: VosProduct,
     host: string,
     command: string,
-    options: RunOptions = {},
+    options: PoolRunOptions = {},
   ): Promise<PoolRunResult> {
     const cmd = validateCommand(command);
     const timeoutMs = options.timeoutMs ?? timeBudget(cmd);
     const started = Date.now();
+    const signal = options.signal;
     // One reconnect when the pooled shell turned out to be dead before the command was written.
     for (let attempt = 0; ; attempt++) {
-      const { session, key, reused } = await this.#acquire(vault, product, host);
+      const { session, key, reused } = await this.#acquire(vault, product, host, signal);
+      // A cancelled call leaves a command in an unknown state: the shell is closed, the next call logs in.
+      const onAbort = (): void => this.#drop(key, session);
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
+        if (signal?.aborted) throw cancelled(label(product, host));
         const result = await session.run(cmd, { timeoutMs, confirm: options.confirm === true });
         return { ...result, command: cmd, reusedShell: reused, durationMs: Date.now() - started };
       } catch (err) {
-        if (err instanceof ShellClosedError && attempt === 0) {
+        if (err instanceof ShellClosedError && attempt === 0 && !signal?.aborted) {
           this.#drop(key, session);
           continue;
         }
-        throw err;
+        throw signal?.aborted ? cancelled(label(product, host), err) : err;
       } finally {
+        signal?.removeEventListener('abort', onAbort);
         this.#touch(key);
       }
     }
   }
 
   /** The SSH part of a connectivity check: log in (or find the open shell) and report. */
-  async check(vault: ClientVault, product: VosProduct, host: string): Promise<ShellCheck> {
-    const { session, key, reused } = await this.#acquire(vault, product, host);
+  async check(
+    vault: ClientVault,
+    product: VosProduct,
+    host: string,
+    signal?: AbortSignal,
+  ): Promise<ShellCheck> {
+    const { session, key, reused } = await this.#acquire(vault, product, host, signal);
     this.#touch(key);
     return { reusedShell: reused, loginMs: session.loginMs };
   }
@@ -131,21 +178,24 @@ export class VosShellPool {
     vault: ClientVault,
     product: VosProduct,
     host: string,
+    signal?: AbortSignal,
   ): Promise<{ session: ShellSession; key: string; reused: boolean }> {
+    if (signal?.aborted) throw cancelled(label(product, host));
     const secret = await vault.get(product, 'os', host);
     const passwordTag = createHmac('sha256', this.#keySecret).update(secret.password).digest('base64');
     const key = JSON.stringify([vault.client, product, host, secret.username, passwordTag]);
     const existing = this.#entries.get(key);
     if (existing) {
-      const session = await existing.session.catch(() => undefined);
-      if (session && !session.closed) return { session, key, reused: true };
+      // A login under way is shared, its failure too: a caller that joined it does not start a second
+      // one, which would wait out the login budget again (a silent node) or count another failed login.
+      const session = await untilAborted(existing.session, signal, label(product, host));
+      if (!session.closed) return { session, key, reused: true };
       if (this.#entries.get(key) === existing) this.#entries.delete(key);
     }
     if (this.#closing) throw new SSHError('the VOS CLI shells are being closed (server shutting down)');
     this.#makeRoom();
     const { host: address, port } = sshAddress(host, secret.options);
-    const label = `${product} host ${host}`;
-    const opening = this.#connectWithRetry(() =>
+    const opening = this.#connectWithRetry((readyTimeoutMs) =>
       ShellSession.open({
         host: address,
         port,
@@ -153,43 +203,53 @@ export class VosShellPool {
         password: secret.password,
         // Trust is per logical host (the credential's), whatever address it is reached at.
         verifier: hostVerifier(vault.hostKeys, product, host),
-        label,
-        readyTimeoutMs: this.#o.readyTimeoutMs,
+        label: label(product, host),
+        readyTimeoutMs,
         loginTimeoutMs: this.#o.loginTimeoutMs,
         maxOutputBytes: this.#o.maxOutputBytes,
       }),
     );
     const entry: Entry = { session: opening, lastUsed: Date.now() };
     this.#entries.set(key, entry);
-    try {
-      const session = await opening;
-      entry.ready = session;
-      session.onClose(() => {
-        if (this.#entries.get(key) === entry) {
-          clearTimeout(entry.idleTimer);
-          this.#entries.delete(key);
-        }
-      });
-      return { session, key, reused: false };
-    } catch (err) {
-      if (this.#entries.get(key) === entry) this.#entries.delete(key);
-      throw err;
-    }
+    // Whoever waits for it (a caller may have left): the shell joins the pool with its idle countdown
+    // started, so it is not kept forever, and a failed login leaves the pool.
+    opening.then(
+      (session) => {
+        entry.ready = session;
+        session.onClose(() => {
+          if (this.#entries.get(key) === entry) {
+            clearTimeout(entry.idleTimer);
+            this.#entries.delete(key);
+          }
+        });
+        this.#touch(key);
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
+    const session = await untilAborted(opening, signal, label(product, host));
+    return { session, key, reused: false };
   }
 
-  async #connectWithRetry(open: () => Promise<ShellSession>): Promise<ShellSession> {
+  /**
+   * Logs in, retrying network failures with the backoff within the connect budget: each attempt's
+   * handshake gets at most what is left of it, and no wait runs past it.
+   */
+  async #connectWithRetry(open: (readyTimeoutMs: number) => Promise<ShellSession>): Promise<ShellSession> {
     const delays = this.#o.retryDelaysMs;
+    const deadline = Date.now() + this.#o.connectBudgetMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await open();
+        return await open(Math.max(1, Math.min(this.#o.readyTimeoutMs, deadline - Date.now())));
       } catch (err) {
         if (!(err instanceof NodeUnreachableError)) throw err;
-        const delay = delays[attempt];
-        if (!err.retryable || delay === undefined)
-          throw new ConnectivityError(`${err.message} (${attempt + 1} attempt${attempt === 0 ? '' : 's'})`, {
-            cause: err,
-          });
-        await new Promise((r) => setTimeout(r, delay + Math.random() * this.#o.retryJitterMs));
+        const step = delays[attempt];
+        const wait = step === undefined ? undefined : step + Math.random() * this.#o.retryJitterMs;
+        const attempts = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
+        if (!err.retryable || wait === undefined || Date.now() + wait >= deadline)
+          throw new ConnectivityError(`${err.message} (${attempts})`, { cause: err });
+        await new Promise((r) => setTimeout(r, wait));
       }
     }
   }
@@ -241,4 +301,32 @@ export class VosShellPool {
     this.#entries.delete(key);
     entry.ready?.close();
   }
+}
+
+function label(product: VosProduct, host: string): string {
+  return `${product} host ${host}`;
+}
+
+function cancelled(what: string, cause?: unknown): ConnectivityError {
+  return new ConnectivityError(`the call to ${what} over SSH was cancelled by the caller`, { cause });
+}
+
+/** `work`, or a cancellation error as soon as `signal` aborts (the work itself goes on for the pool). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelled(what));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }

@@ -11,7 +11,10 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 export const TRUNCATION_MARKER = '[output truncated by the server: over the size limit]';
 
 export interface SessionOptions extends ConnectOptions {
-  /** From connecting to the first `admin:` prompt; a real node takes 8 s or more. Default 30 s. */
+  /**
+   * From connecting to a shell ready for commands (the first `admin:` prompt, then paging turned off);
+   * a real node takes 8 s or more. Default 30 s.
+   */
   loginTimeoutMs?: number;
   /** Output beyond this is dropped and the marker appended. Default 4 MiB. */
   maxOutputBytes?: number;
@@ -23,6 +26,9 @@ export interface CommandResult {
   /** True when the output went over the size limit and was cut (the marker ends `output`). */
   truncated: boolean;
 }
+
+/** Least time `set cli pagination off` gets at login, however late the prompt came (it answers at once). */
+const PAGINATION_MIN_MS = 1_000;
 
 /** Raised when the shell was closed before the command was written: nothing ran, a retry is safe. */
 export class ShellClosedError extends SSHError {}
@@ -81,11 +87,16 @@ export class ShellSession {
   /** Connects, waits for the prompt after the start-up banner, and turns `--More--` paging off. */
   static async open(o: SessionOptions): Promise<ShellSession> {
     const started = Date.now();
+    const budget = o.loginTimeoutMs ?? 30_000;
+    const deadline = started + budget;
     const shell = await openShell(o);
     const session = new ShellSession(shell, o.label, o.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
     try {
-      await session.#exchange(undefined, { timeoutMs: o.loginTimeoutMs ?? 30_000 }, 'login');
-      await session.#exchange('set cli pagination off', { timeoutMs: DEFAULT_TIME_BUDGET_MS }, 'command');
+      await session.#exchange(undefined, { timeoutMs: Math.max(1, deadline - Date.now()) }, 'login', budget);
+      // Part of logging in: a node that shows the prompt and then answers nothing fails within the
+      // login budget too, not a command budget later (a second at least, for a prompt come late).
+      const left = Math.max(PAGINATION_MIN_MS, deadline - Date.now());
+      await session.#exchange('set cli pagination off', { timeoutMs: left }, 'setup', Math.max(left, budget));
     } catch (err) {
       session.close();
       throw err;
@@ -158,7 +169,9 @@ export class ShellSession {
   #exchange(
     command: string | undefined,
     options: RunOptions,
-    what: 'login' | 'command',
+    what: 'login' | 'setup' | 'command',
+    /** The budget a timeout names (the whole login's, when this is what is left of it). */
+    budgetMs?: number,
   ): Promise<{ text: string; truncated: boolean; refused: boolean }> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS;
     return new Promise((resolve, reject) => {
@@ -176,7 +189,7 @@ export class ShellSession {
           const end = screenEnd(tail);
           if (end === 'prompt') return done();
           if (end === 'more') this.#write(' ');
-          else if (end === 'confirm' && what === 'command') {
+          else if (end === 'confirm' && what !== 'login') {
             refused = options.confirm !== true;
             this.#write(refused ? 'n\n' : 'y\n');
           } else return;
@@ -197,14 +210,18 @@ export class ShellSession {
         reject(err);
       };
       const timer = setTimeout(() => {
-        const seconds = Math.round(timeoutMs / 100) / 10;
+        const seconds = Math.round((budgetMs ?? timeoutMs) / 100) / 10;
         const err =
           what === 'login'
             ? new SSHError(`${this.#label} did not show the admin: prompt within ${seconds} s of logging in`)
-            : new SSHError(
-                `"${command}" did not finish within ${seconds} s on ${this.#label}; the shell was closed ` +
-                  'because its state is unknown (the command may still have taken effect)',
-              );
+            : what === 'setup'
+              ? new SSHError(
+                  `${this.#label} showed the admin: prompt but did not answer "${command}" within the ${seconds} s login budget; the shell was closed`,
+                )
+              : new SSHError(
+                  `"${command}" did not finish within ${seconds} s on ${this.#label}; the shell was closed ` +
+                    'because its state is unknown (the command may still have taken effect)',
+                );
         this.#failPending?.(err);
         this.close();
       }, timeoutMs);

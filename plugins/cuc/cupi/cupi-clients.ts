@@ -10,8 +10,19 @@ import {
   isKernelError,
   PayloadTooLargeError,
 } from '../../../kernel/sdk/index.ts';
-import type { HttpRequest, NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
-import { DEFAULT_RETRY, ResponseTooLargeError } from '../../_shared/axl/transport.ts';
+import type {
+  HttpAnswer,
+  HttpRequest,
+  NodeEndpoint,
+  RetryOptions,
+  RetryPolicy,
+} from '../../_shared/axl/transport.ts';
+import {
+  busyAnswer,
+  DEFAULT_RETRY,
+  ResponseTooLargeError,
+  retryAfterMs,
+} from '../../_shared/axl/transport.ts';
 import { loadEndpoint, PORTS } from '../../_shared/node/endpoint.ts';
 import type { JsonValue } from './answers.ts';
 import { cupiError, isJsonObject, normaliseList, parseBody } from './answers.ts';
@@ -26,9 +37,13 @@ export interface CupiClientsOptions {
   idleMs?: number;
   /** Most sessions kept; the least recently used is closed beyond. Default 64. */
   maxSessions?: number;
-  /** Backoff for transient network errors of GET, PUT and DELETE; POST is never retried. */
+  /**
+   * Backoff and time budget. A GET is retried after network errors and busy answers (HTTP 503, 429,
+   * after their Retry-After); POST, PUT and DELETE only when they failed before leaving (connection
+   * refused), never after they may have reached the node.
+   */
   retry?: RetryPolicy;
-  /** Per request. Default 30 s. */
+  /** Longest silence of the node within one attempt. Default 30 s. */
   timeoutMs?: number;
   /** Largest answer accepted. Default 16 MiB. */
   maxAnswerBytes?: number;
@@ -77,7 +92,6 @@ export interface CupiListPage {
   items: JsonValue[];
 }
 
-const NO_RETRY: RetryPolicy = { backoffMs: [] };
 const MiB = 1024 * 1024;
 
 export class CupiClients {
@@ -103,7 +117,12 @@ export class CupiClients {
    * One CUPI call with the caller's stored credential for `host`. Resolves for 2xx only; any other
    * status is CUPIError with the node's status and message. The path is re-checked here.
    */
-  async request(vault: ClientVault, host: string, req: CupiRequest): Promise<CupiResponse> {
+  async request(
+    vault: ClientVault,
+    host: string,
+    req: CupiRequest,
+    signal?: AbortSignal,
+  ): Promise<CupiResponse> {
     const path = canonicalCupiPath(req.path);
     const target = path + encodeQuery(req.query ?? {});
     let body: string | undefined;
@@ -126,14 +145,35 @@ export class CupiClients {
       },
       ...(body !== undefined ? { body } : {}),
     };
-    // Only idempotent methods are retried after a network error: a POST may have created its object.
-    const retry = req.method === 'POST' ? NO_RETRY : (this.#o.retry ?? DEFAULT_RETRY);
-    const send = () => transportErrors(session.endpoint, () => session.send(http, retry));
+    // Only a read is sent again once it may have reached the node: a POST may have created its object,
+    // and a PUT or DELETE repeated after it took effect would report the wrong outcome.
+    const safe = req.method === 'GET';
+    const retry = this.#o.retry ?? DEFAULT_RETRY;
+    let attempts = 0;
+    const options: RetryOptions<HttpAnswer> = {
+      idempotent: safe,
+      ...(safe
+        ? {
+            busy: (a: HttpAnswer) => {
+              attempts++;
+              return busyAnswer(a);
+            },
+          }
+        : {}),
+      ...(signal ? { signal } : {}),
+    };
+    const send = () => transportErrors(session.endpoint, () => session.send(http, retry, options));
     const first = await send();
     // A 401 on a cookie: the session died on the node (restart, idle limit) and the session dropped the
     // cookie; once more, logging in. A 401 without one is the credential itself: no second try, which
     // would only count another failed login against the account.
     const { answer } = first.answer.status === 401 && first.withCookie ? await send() : first;
+    if (answer.status === 503 || answer.status === 429) {
+      const after = retryAfterMs(answer);
+      throw new CUPIError(
+        `CUPI ${req.method} ${path} on ${host} answered HTTP ${answer.status}: the node is busy${safe ? ` (${attempts} attempts)` : '; a write is not repeated'}; ${after === null ? 'retry later' : `it asks to retry in ${Math.ceil(after / 1000)} s`}`,
+      );
+    }
     if (answer.status < 200 || answer.status > 299)
       throw cupiError(host, req.method, path, answer.status, answer.body);
     const location = answer.headers.location;
@@ -147,8 +187,12 @@ export class CupiClients {
   }
 
   /** GET /vmrest/version/product: `{ name, version }`. */
-  async version(vault: ClientVault, host: string): Promise<{ name: string; version: string }> {
-    const r = await this.request(vault, host, { method: 'GET', path: '/vmrest/version/product' });
+  async version(
+    vault: ClientVault,
+    host: string,
+    signal?: AbortSignal,
+  ): Promise<{ name: string; version: string }> {
+    const r = await this.request(vault, host, { method: 'GET', path: '/vmrest/version/product' }, signal);
     const b = r.body;
     if (!isJsonObject(b) || typeof b.version !== 'string' || b.version === '')
       throw new CUPIError(`CUPI on ${host} answered /vmrest/version/product without a version`);
@@ -156,23 +200,33 @@ export class CupiClients {
   }
 
   /** What cuc_check_connectivity shows for CUPI: the whole path (credential, TLS, login, a real read). */
-  async probe(vault: ClientVault, host: string): Promise<{ version: string }> {
-    return { version: (await this.version(vault, host)).version };
+  async probe(vault: ClientVault, host: string, signal?: AbortSignal): Promise<{ version: string }> {
+    return { version: (await this.version(vault, host, signal)).version };
   }
 
   /** One page of a list resource, the single-object and zero-result forms turned into an array. */
-  async list(vault: ClientVault, host: string, req: CupiListRequest): Promise<CupiListPage> {
+  async list(
+    vault: ClientVault,
+    host: string,
+    req: CupiListRequest,
+    signal?: AbortSignal,
+  ): Promise<CupiListPage> {
     const path = resourcePath(req.resource);
-    const r = await this.request(vault, host, {
-      method: 'GET',
-      path,
-      query: {
-        query: req.query,
-        sort: req.sort,
-        rowsPerPage: req.rowsPerPage,
-        pageNumber: req.pageNumber,
+    const r = await this.request(
+      vault,
+      host,
+      {
+        method: 'GET',
+        path,
+        query: {
+          query: req.query,
+          sort: req.sort,
+          rowsPerPage: req.rowsPerPage,
+          pageNumber: req.pageNumber,
+        },
       },
-    });
+      signal,
+    );
     const list = normaliseList(r.body);
     if (!list) {
       throw new CUPIError(

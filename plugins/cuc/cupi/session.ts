@@ -2,7 +2,13 @@
 // Unity Connection checks HTTP Basic once per session (an LDAP bind on integrated systems, and a
 // failed-login counter on every check), so every request after the first carries the cookie instead.
 import type { Agent } from 'node:https';
-import type { HttpAnswer, HttpRequest, NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
+import type {
+  HttpAnswer,
+  HttpRequest,
+  NodeEndpoint,
+  RetryOptions,
+  RetryPolicy,
+} from '../../_shared/axl/transport.ts';
 import { httpsExchange, tlsAgent, withNetworkRetry } from '../../_shared/axl/transport.ts';
 
 /** Tomcat session ids are hex; anything that could break out of the Cookie header is ignored. */
@@ -38,14 +44,18 @@ export class CupiSession {
   }
 
   /**
-   * One request within the session, with `retry` for transient network errors (the caller passes no
-   * retries for POST). Basic auth goes only with the request that opens the session; later ones carry
+   * One request within the session, with `retry` for transient network errors (and busy answers, when
+   * `options.busy` says which; the caller says whether the request is safe to repeat). Basic auth goes only with the request that opens the session; later ones carry
    * the cookie alone, so the password crosses the wire once per session and the node checks it once.
    */
-  async send(req: HttpRequest, retry: RetryPolicy): Promise<SessionAnswer> {
+  async send(
+    req: HttpRequest,
+    retry: RetryPolicy,
+    options: RetryOptions<HttpAnswer> = {},
+  ): Promise<SessionAnswer> {
     this.#inFlight++;
     try {
-      return await this.#send(req, retry);
+      return await this.#send(req, retry, options);
     } finally {
       this.#inFlight--;
       this.lastUsed = Date.now();
@@ -57,13 +67,26 @@ export class CupiSession {
     return this.#inFlight > 0;
   }
 
-  async #send(req: HttpRequest, retry: RetryPolicy): Promise<SessionAnswer> {
+  async #send(
+    req: HttpRequest,
+    retry: RetryPolicy,
+    options: RetryOptions<HttpAnswer>,
+  ): Promise<SessionAnswer> {
     this.lastUsed = Date.now();
     while (this.#cookie === undefined && this.#login) await this.#login;
     const cookie = this.#cookie;
     const headers = { ...req.headers, ...(cookie ? { cookie: `JSESSIONID=${cookie}` } : {}) };
-    const sent = withNetworkRetry(this.endpoint, retry, () =>
-      httpsExchange(this.endpoint, this.agent, { ...req, headers, basicAuth: cookie === undefined }),
+    const sent = withNetworkRetry(
+      this.endpoint,
+      retry,
+      (signal) =>
+        httpsExchange(this.endpoint, this.agent, {
+          ...req,
+          headers,
+          basicAuth: cookie === undefined,
+          signal,
+        }),
+      options,
     ).then((answer) => {
       this.#adopt(answer, cookie);
       return answer;

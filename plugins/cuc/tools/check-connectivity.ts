@@ -4,6 +4,9 @@ import type { CucShared } from '../shared.ts';
 
 export default checkConnectivityTool<CucShared>(
   'cuc',
-  [{ service: 'cupi', run: (host, ctx) => ctx.shared.cupi.probe(ctx.vault, host) }, sshProbe('cuc')],
+  [
+    { service: 'cupi', run: (host, ctx) => ctx.shared.cupi.probe(ctx.vault, host, ctx.signal) },
+    sshProbe('cuc'),
+  ],
   'cuc_os_trust_fingerprint',
 );

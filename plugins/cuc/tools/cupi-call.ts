@@ -54,12 +54,17 @@ export default cucTool({
   async handler(input, ctx) {
     if (input.method !== 'GET')
       ctx.log.info({ host: input.host, method: input.method, path: input.path }, 'CUPI write');
-    const r = await ctx.shared.cupi.request(ctx.vault, input.host, {
-      method: input.method,
-      path: input.path,
-      ...(input.query !== undefined ? { query: input.query } : {}),
-      ...(input.body !== undefined ? { body: input.body } : {}),
-    });
+    const r = await ctx.shared.cupi.request(
+      ctx.vault,
+      input.host,
+      {
+        method: input.method,
+        path: input.path,
+        ...(input.query !== undefined ? { query: input.query } : {}),
+        ...(input.body !== undefined ? { body: input.body } : {}),
+      },
+      ctx.signal,
+    );
     const next = locationPath(r.location);
     return structuredReply({
       host: input.host,

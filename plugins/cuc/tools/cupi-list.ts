@@ -43,13 +43,18 @@ export default cucTool({
   access: { allowlist: 'cupi', subject: (i) => `GET ${resourcePath(String(i.resource))}` },
   service: 'cupi',
   async handler(input, ctx) {
-    const page = await ctx.shared.cupi.list(ctx.vault, input.host, {
-      resource: input.resource,
-      rowsPerPage: input.rowsPerPage,
-      pageNumber: input.pageNumber,
-      ...(input.query !== undefined ? { query: input.query } : {}),
-      ...(input.sort !== undefined ? { sort: input.sort } : {}),
-    });
+    const page = await ctx.shared.cupi.list(
+      ctx.vault,
+      input.host,
+      {
+        resource: input.resource,
+        rowsPerPage: input.rowsPerPage,
+        pageNumber: input.pageNumber,
+        ...(input.query !== undefined ? { query: input.query } : {}),
+        ...(input.sort !== undefined ? { sort: input.sort } : {}),
+      },
+      ctx.signal,
+    );
     return structuredReply({
       host: input.host,
       resource: page.resource,

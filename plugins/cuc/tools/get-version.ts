@@ -13,7 +13,7 @@ export default cucTool({
   access: { minProfile: 'auditor' },
   service: 'cupi',
   async handler(input, ctx) {
-    const v = await ctx.shared.cupi.version(ctx.vault, input.host);
+    const v = await ctx.shared.cupi.version(ctx.vault, input.host, ctx.signal);
     return structuredReply({ host: input.host, name: v.name, version: v.version });
   },
 });

@@ -11,10 +11,12 @@ import {
 } from '../../../kernel/sdk/index.ts';
 import type { HttpAnswer, HttpRequest, NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
 import {
+  busyAnswer,
   DEFAULT_RETRY,
   httpExchange,
   httpsExchange,
   ResponseTooLargeError,
+  retryAfterMs,
   tlsAgent,
   withNetworkRetry,
 } from '../../_shared/axl/transport.ts';
@@ -38,21 +40,37 @@ export function phoneEndpoint(host: string, secret: CredentialSecret): PhoneEndp
 }
 
 export interface ScreenshotFetchOptions {
-  /** Per attempt; transient network errors are retried with `retry`'s backoff. */
+  /**
+   * Longest silence of the phone per attempt; network errors and busy answers (503, 429) are retried
+   * with `retry`'s backoff, all within its time budget.
+   */
   timeoutMs: number;
   retry?: RetryPolicy;
   maxBytes?: number;
+  /** The tool call's: the request ends (socket closed) when it aborts. */
+  signal?: AbortSignal;
 }
 
 /** The raw body of a successful /CGI/Screenshot; HTTP refusals become coded errors. */
 export async function fetchScreenshot(node: PhoneEndpoint, o: ScreenshotFetchOptions): Promise<Buffer> {
   const maxBytes = o.maxBytes ?? SCREENSHOT_MAX_BYTES;
-  const req: HttpRequest = { method: 'GET', path: SCREENSHOT_PATH, timeoutMs: o.timeoutMs, maxBytes };
   const agent = node.scheme === 'https' ? tlsAgent(node) : undefined;
   let answer: HttpAnswer;
   try {
-    answer = await withNetworkRetry(node, o.retry ?? DEFAULT_RETRY, () =>
-      agent ? httpsExchange(node, agent, req) : httpExchange(node, req),
+    answer = await withNetworkRetry(
+      node,
+      o.retry ?? DEFAULT_RETRY,
+      (signal) => {
+        const req: HttpRequest = {
+          method: 'GET',
+          path: SCREENSHOT_PATH,
+          timeoutMs: o.timeoutMs,
+          maxBytes,
+          signal,
+        };
+        return agent ? httpsExchange(node, agent, req) : httpExchange(node, req);
+      },
+      { busy: busyAnswer, ...(o.signal ? { signal: o.signal } : {}) },
     );
   } catch (err) {
     if (err instanceof ResponseTooLargeError)
@@ -89,6 +107,12 @@ function checkStatus(node: PhoneEndpoint, answer: HttpAnswer): Buffer {
       ? '; it serves HTTPS: store the phone credential with scheme https'
       : '';
     throw new BadRequestError(`the phone at ${where} redirects (HTTP ${status})${hint}`);
+  }
+  if (status === 503 || status === 429) {
+    const after = retryAfterMs(answer);
+    throw new ConnectivityError(
+      `the phone at ${where} failed to answer (HTTP ${status}): it is busy and stayed so through the retries; ${after === null ? 'retry later' : `it asks to retry in ${Math.ceil(after / 1000)} s`}`,
+    );
   }
   if (status >= 500) throw new ConnectivityError(`the phone at ${where} failed to answer (HTTP ${status})`);
   throw new BadRequestError(`the phone at ${where} answered HTTP ${status} instead of a screenshot`);

@@ -6,6 +6,7 @@ import type { ClientVault, Product } from '../../../kernel/sdk/index.ts';
 import { BadRequestError, RISError } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
 import {
+  busyAnswer,
   DEFAULT_RETRY,
   httpsExchange,
   ResponseTooLargeError,
@@ -27,7 +28,7 @@ import { ClusterRateLimiter } from './rate-limiter.ts';
 import type { RisAnswer } from './summary.ts';
 import { summarise } from './summary.ts';
 import { RisSchemaCache } from './schema-cache.ts';
-import type { RisDownloadResult } from './toolkit.ts';
+import type { FetchOptions, RisDownloadResult } from './toolkit.ts';
 import { downloadRisWsdl, fetchRisWsdl } from './toolkit.ts';
 
 export type { RisAnswer } from './summary.ts';
@@ -110,12 +111,12 @@ export class RisService {
     return loadEndpoint(vault, this.#o.product ?? 'cucm', 'axl', host, PORTS.https);
   }
 
-  async probe(vault: ClientVault, host: string): Promise<RisProbeResult> {
-    return this.probeEndpoint(await this.endpoint(vault, host));
+  async probe(vault: ClientVault, host: string, signal?: AbortSignal): Promise<RisProbeResult> {
+    return this.probeEndpoint(await this.endpoint(vault, host), signal);
   }
 
-  async download(vault: ClientVault, host: string): Promise<RisDownloadResult> {
-    return this.downloadFrom(await this.endpoint(vault, host));
+  async download(vault: ClientVault, host: string, signal?: AbortSignal): Promise<RisDownloadResult> {
+    return this.downloadFrom(await this.endpoint(vault, host), signal);
   }
 
   async query(vault: ClientVault, host: string, q: RisQuery, signal?: AbortSignal): Promise<RisAnswer> {
@@ -131,16 +132,21 @@ export class RisService {
    * itself with Basic auth, which answers 401 to a wrong login (405 or an HTML page otherwise). Neither
    * counts against the node's per-minute RisPort budget.
    */
-  async probeEndpoint(node: NodeEndpoint): Promise<RisProbeResult> {
+  async probeEndpoint(node: NodeEndpoint, signal?: AbortSignal): Promise<RisProbeResult> {
     return this.#withAgent(node, async (agent) => {
-      const { wsdl } = await fetchRisWsdl(node, agent, this.#fetchOptions());
-      const answer = await withNetworkRetry(node, this.#retry(), () =>
-        httpsExchange(node, agent, {
-          method: 'GET',
-          path: RIS_PATH,
-          timeoutMs: this.#timeout(),
-          maxBytes: 1024 * 1024,
-        }),
+      const { wsdl } = await fetchRisWsdl(node, agent, this.#fetchOptions(signal));
+      const answer = await withNetworkRetry(
+        node,
+        this.#retry(),
+        (attemptSignal) =>
+          httpsExchange(node, agent, {
+            method: 'GET',
+            path: RIS_PATH,
+            timeoutMs: this.#timeout(),
+            maxBytes: 1024 * 1024,
+            signal: attemptSignal,
+          }),
+        { busy: busyAnswer, ...(signal ? { signal } : {}) },
       ).catch(tooLarge(node, 1024 * 1024, 'its service page'));
       if (answer.status === 401 || answer.status === 403) {
         throw new RISError(
@@ -155,8 +161,10 @@ export class RisService {
     });
   }
 
-  async downloadFrom(node: NodeEndpoint): Promise<RisDownloadResult> {
-    return this.#withAgent(node, (agent) => downloadRisWsdl(node, agent, this.schema, this.#fetchOptions()));
+  async downloadFrom(node: NodeEndpoint, signal?: AbortSignal): Promise<RisDownloadResult> {
+    return this.#withAgent(node, (agent) =>
+      downloadRisWsdl(node, agent, this.schema, this.#fetchOptions(signal)),
+    );
   }
 
   async queryEndpoint(node: NodeEndpoint, q: RisQuery, ctx: QueryContext): Promise<RisAnswer> {
@@ -239,17 +247,24 @@ export class RisService {
     const body = buildSelectEnvelope(operation, criteria, stateInfo);
     const maxBytes = this.#o.maxAnswerBytes ?? 32 * 1024 * 1024;
     // Each attempt takes its own slot: a retried request may have reached the node and been counted there.
-    const answer = await withNetworkRetry(node, this.#retry(), async () => {
-      await this.limiter.acquire(cluster, this.#o.maxWaitMs ?? 20_000, signal);
-      return httpsExchange(node, agent, {
-        method: 'POST',
-        path: RIS_PATH,
-        timeoutMs: this.#timeout(),
-        maxBytes,
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${soapAction}"` },
-        body,
-      });
-    }).catch(tooLarge(node, maxBytes, 'an answer (ask fewer devices per request)'));
+    // A query only reads: retried after network errors and busy answers (503, 429) within the budget.
+    const answer = await withNetworkRetry(
+      node,
+      this.#retry(),
+      async (attemptSignal) => {
+        await this.limiter.acquire(cluster, this.#o.maxWaitMs ?? 20_000, attemptSignal);
+        return httpsExchange(node, agent, {
+          method: 'POST',
+          path: RIS_PATH,
+          timeoutMs: this.#timeout(),
+          maxBytes,
+          headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${soapAction}"` },
+          body,
+          signal: attemptSignal,
+        });
+      },
+      { busy: busyAnswer, ...(signal ? { signal } : {}) },
+    ).catch(tooLarge(node, maxBytes, 'an answer (ask fewer devices per request)'));
     try {
       return readSelectAnswer(answer, `${node.host}:${node.port}`);
     } catch (err) {
@@ -273,11 +288,12 @@ export class RisService {
     }
   }
 
-  #fetchOptions(): { retry: RetryPolicy; timeoutMs: number; maxBytes: number } {
+  #fetchOptions(signal?: AbortSignal): FetchOptions {
     return {
       retry: this.#retry(),
       timeoutMs: this.#timeout(),
       maxBytes: this.#o.maxWsdlBytes ?? 2 * 1024 * 1024,
+      ...(signal ? { signal } : {}),
     };
   }
 

@@ -5,7 +5,12 @@ import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
 import { PayloadTooLargeError, RISError, writeFileAtomic } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
-import { httpsExchange, ResponseTooLargeError, withNetworkRetry } from '../../_shared/axl/transport.ts';
+import {
+  busyAnswer,
+  httpsExchange,
+  ResponseTooLargeError,
+  withNetworkRetry,
+} from '../../_shared/axl/transport.ts';
 import { RIS_PATH } from './constants.ts';
 import type { RisSchemaCache } from './schema-cache.ts';
 import type { RisWsdl } from './wsdl.ts';
@@ -16,6 +21,8 @@ export interface FetchOptions {
   timeoutMs: number;
   /** The real RISService70 WSDL is some tens of KB; anything near this bound is not it. */
   maxBytes: number;
+  /** The tool call's: the fetch ends (socket closed) when it aborts. */
+  signal?: AbortSignal;
 }
 
 export interface FetchedWsdl {
@@ -25,13 +32,18 @@ export interface FetchedWsdl {
 
 export async function fetchRisWsdl(node: NodeEndpoint, agent: Agent, o: FetchOptions): Promise<FetchedWsdl> {
   const where = `${node.host}:${node.port}`;
-  const answer = await withNetworkRetry(node, o.retry, () =>
-    httpsExchange(node, agent, {
-      method: 'GET',
-      path: `${RIS_PATH}?wsdl`,
-      timeoutMs: o.timeoutMs,
-      maxBytes: o.maxBytes,
-    }),
+  const answer = await withNetworkRetry(
+    node,
+    o.retry,
+    (signal) =>
+      httpsExchange(node, agent, {
+        method: 'GET',
+        path: `${RIS_PATH}?wsdl`,
+        timeoutMs: o.timeoutMs,
+        maxBytes: o.maxBytes,
+        signal,
+      }),
+    { busy: busyAnswer, ...(o.signal ? { signal: o.signal } : {}) },
   ).catch((err: unknown) => {
     if (err instanceof ResponseTooLargeError)
       throw new PayloadTooLargeError(

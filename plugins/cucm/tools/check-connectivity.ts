@@ -4,6 +4,10 @@ import type { CucmShared } from '../shared.ts';
 
 export default checkConnectivityTool<CucmShared>(
   'cucm',
-  [axlProbe, { service: 'ris', run: (host, ctx) => ctx.shared.ris.probe(ctx.vault, host) }, sshProbe('cucm')],
+  [
+    axlProbe,
+    { service: 'ris', run: (host, ctx) => ctx.shared.ris.probe(ctx.vault, host, ctx.signal) },
+    sshProbe('cucm'),
+  ],
   'cucm_os_trust_fingerprint',
 );

@@ -14,7 +14,7 @@ export default cucmTool({
   // A WSDL GET is no RIS query: it neither counts against the node's per-minute limit nor the client's RIS one.
   service: 'default',
   async handler(input, ctx) {
-    const result = await ctx.shared.ris.download(ctx.vault, input.host);
+    const result = await ctx.shared.ris.download(ctx.vault, input.host, ctx.signal);
     return structuredReply({ host: input.host, ...result });
   },
 });

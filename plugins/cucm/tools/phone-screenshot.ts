@@ -1,4 +1,5 @@
 import { structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { retryPolicyOf } from '../../_shared/axl/transport.ts';
 import { hostField } from '../../_shared/tools/credential-input.ts';
 import { fetchScreenshot, phoneEndpoint } from '../phone/screenshot-client.ts';
 import { screenshotToPng } from '../phone/screenshot-image.ts';
@@ -24,7 +25,13 @@ export default cucmTool({
   service: 'phone',
   async handler(input, ctx) {
     const node = phoneEndpoint(input.host, await ctx.vault.get('cucm', 'phone', input.host));
-    const shot = screenshotToPng(await fetchScreenshot(node, { timeoutMs: input.timeout_s * 1000 }));
+    const io = ctx.shared.nodeIo;
+    const raw = await fetchScreenshot(node, {
+      timeoutMs: input.timeout_s * 1000,
+      signal: ctx.signal,
+      ...(io ? { retry: retryPolicyOf(io) } : {}),
+    });
+    const shot = screenshotToPng(raw);
     return structuredReply(
       {
         host: input.host,

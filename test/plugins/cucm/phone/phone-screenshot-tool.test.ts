@@ -14,7 +14,7 @@ import { startTestLab } from '../../../lab/helpers.ts';
 
 /** The handler reads only the caller's vault; the rest of the context is not reached. */
 function contextWith(vault: ClientVault): ToolContext<CucmShared> {
-  return { vault } as Partial<ToolContext<CucmShared>> as ToolContext<CucmShared>;
+  return { vault, shared: {} } as Partial<ToolContext<CucmShared>> as ToolContext<CucmShared>;
 }
 
 describe('cucm_phone_screenshot handler', () => {
