@@ -24,3 +24,22 @@ export const DEMO_CREDENTIALS = {
 
 /** The weak profile's extra privileged application user and its guessable password. */
 export const WEAK_APP_USER: Credential = { user: 'svc-integration', password: 'integration' };
+
+export type LabCredentials = Record<keyof typeof DEMO_CREDENTIALS, Credential>;
+
+/** Services whose password a lab can be started with instead of the demo one (`LabOptions.passwords`). */
+export type LabPasswordKind = 'axl' | 'os' | 'cupi' | 'phone';
+
+/** The demo credentials with some passwords replaced (e.g. by canaries a secret-hygiene test searches for). */
+export function labCredentials(passwords: Partial<Record<LabPasswordKind, string>> = {}): LabCredentials {
+  const out = Object.fromEntries(
+    Object.entries(DEMO_CREDENTIALS).map(([k, c]) => [k, { user: c.user, password: c.password }]),
+  ) as LabCredentials;
+  for (const [kind, password] of Object.entries(passwords)) {
+    if (password === undefined) continue;
+    if (!['axl', 'os', 'cupi', 'phone'].includes(kind) || password === '')
+      throw new RangeError(`lab option passwords.${kind}: a password for axl, os, cupi or phone, not empty`);
+    out[kind as LabPasswordKind].password = password;
+  }
+  return out;
+}

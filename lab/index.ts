@@ -1,5 +1,6 @@
 import { startCuc } from './cuc/start.ts';
 import { startCucm } from './cucm/start.ts';
+import { HostileSwitches } from './hostile/switches.ts';
 import { startImp } from './imp/start.ts';
 import { resolveOptions } from './options.ts';
 import { startPhones } from './phones/start.ts';
@@ -21,6 +22,7 @@ export type {
 } from './types.ts';
 export type { Credential } from './credentials.ts';
 export type { CucState } from './cuc/state.ts';
+export type { HostileOptions, HostileStats } from './hostile/index.ts';
 export type { CucmState } from './cucm/state.ts';
 export type { Registration, RisState } from './cucm/ris/registrations.ts';
 export type { ImpState } from './imp/state.ts';
@@ -36,7 +38,13 @@ export { DEMO_CREDENTIALS } from './credentials.ts';
  */
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const opts = resolveOptions(options);
-  const ctx: LabContext = { opts, ca: loadOrCreateCa(opts.stateDir), log: new LabLog(), closers: [] };
+  const ctx: LabContext = {
+    opts,
+    ca: loadOrCreateCa(opts.stateDir),
+    log: new LabLog(),
+    closers: [],
+    hostile: new HostileSwitches(options.hostile),
+  };
   const stopAll = async (): Promise<void> => {
     const closers = ctx.closers.splice(0).reverse();
     await Promise.allSettled(closers.map((c) => c()));
@@ -57,7 +65,15 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     };
     return {
       info,
-      state: { log: ctx.log, cucm: cucm.state, imp: imp.state, cuc: cuc.state, phones: phones.states },
+      state: {
+        log: ctx.log,
+        cucm: cucm.state,
+        imp: imp.state,
+        cuc: cuc.state,
+        phones: phones.states,
+        hostile: ctx.hostile,
+        credentials: opts.credentials,
+      },
       stop: stopAll,
     };
   } catch (err) {

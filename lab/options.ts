@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { labCredentials, type LabCredentials } from './credentials.ts';
 import type { LabOptions, LabProfile } from './types.ts';
 
 export interface ResolvedOptions {
@@ -17,6 +18,8 @@ export interface ResolvedOptions {
   axlMaxResponseBytes: number;
   axlWriteThrottle: { maxWrites: number; windowMs: number } | undefined;
   axlServiceTimeMs: number;
+  /** What each node accepts and `info` lists: the demo credentials unless `passwords` replaced some. */
+  credentials: LabCredentials;
 }
 
 function nonNegative(name: string, value: number): number {
@@ -49,6 +52,7 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     axlMaxResponseBytes: nonNegative('axlMaxResponseBytes', o.axlMaxResponseBytes ?? 8 * 1024 * 1024),
     axlWriteThrottle: o.axlWriteThrottle,
     axlServiceTimeMs: nonNegative('axlServiceTimeMs', o.axlServiceTimeMs ?? 0),
+    credentials: labCredentials(o.passwords),
   };
 }
 

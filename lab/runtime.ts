@@ -1,4 +1,7 @@
-import { DEMO_CREDENTIALS } from './credentials.ts';
+import { replacementCertificate } from './hostile/certificates.ts';
+import { hostileHandler } from './hostile/http.ts';
+import { shellGuard } from './hostile/ssh.ts';
+import type { HostileSwitches } from './hostile/switches.ts';
 import type { RequestHandler } from './http/listener.ts';
 import { listen } from './http/listener.ts';
 import type { Database } from './informix/database.ts';
@@ -20,6 +23,8 @@ export interface LabContext {
   log: LabLog;
   /** Closers of everything started so far, run by stop() (and on a failed start). */
   closers: (() => Promise<void>)[];
+  /** The hostile mode's switches (every attack off unless asked). */
+  hostile: HostileSwitches;
 }
 
 export interface ServedNode {
@@ -49,13 +54,21 @@ export async function serveVosNode(
   const cert = loadOrIssueNodeCert(opts.stateDir, ctx.ca, a.name, names, a.os.tomcatCertDays);
   let port = 0;
   const address = (): string => `${opts.host}:${port}`;
-  const https = await listen(opts.host, portFor(opts, a.httpsSlot), a.handler(address), {
+  const handler = hostileHandler(ctx.hostile, a.name, a.handler(address));
+  const https = await listen(opts.host, portFor(opts, a.httpsSlot), handler, {
     certPem: cert.certPem,
     keyPem: cert.keyPem,
     minVersion: tlsVersionFor(a.os),
   });
   port = https.port;
   ctx.closers.push(() => https.close());
+  let presented: string | undefined;
+  ctx.hostile.onCertificate(a.name, (attack) => {
+    if (attack === presented) return;
+    presented = attack;
+    const next = attack ? replacementCertificate(attack, ctx.ca, a.name, names) : cert;
+    https.setCertificate(next.certPem, next.keyPem);
+  });
   const key = loadOrCreateHostKey(opts.stateDir, a.name);
   const ssh = await startSshNode({
     host: opts.host,
@@ -63,11 +76,12 @@ export async function serveVosNode(
     hostKey: key.privateKey,
     os: a.os,
     facts: a.facts,
-    credential: DEMO_CREDENTIALS.os,
+    credential: opts.credentials.os,
     log: ctx.log,
     loginDelayMs: opts.loginDelayMs,
     commandDelaysMs: opts.commandDelaysMs,
     tomcatNotAfter: cert.notAfter,
+    hostile: shellGuard(ctx.hostile, a.name),
     ...(a.db ? { db: a.db } : {}),
   });
   ctx.closers.push(() => ssh.close());

@@ -1,5 +1,6 @@
-import type { Credential } from './credentials.ts';
+import type { Credential, LabCredentials, LabPasswordKind } from './credentials.ts';
 import type { CucState } from './cuc/state.ts';
+import type { HostileOptions, HostileSwitches } from './hostile/index.ts';
 import type { CucmState } from './cucm/state.ts';
 import type { ImpState } from './imp/state.ts';
 import type { PhoneState } from './phones/state.ts';
@@ -37,6 +38,13 @@ export interface LabOptions {
   axlServiceTimeMs?: number;
   /** More AXL writes than `maxWrites` within `windowMs` get HTTP 503. Default off. */
   axlWriteThrottle?: { maxWrites: number; windowMs: number };
+  /**
+   * Passwords the nodes accept instead of the demo ones (AXL application user, VOS CLI administrator,
+   * CUPI administrator, the phones' end user jsmith); `info.nodes[].credentials` shows them. Default: the demo ones.
+   */
+  passwords?: Partial<Record<LabPasswordKind, string>>;
+  /** Hostile mode: the nodes attack their client (see lab/hostile/); `state.hostile` changes it live. Default off. */
+  hostile?: HostileOptions;
 }
 
 export interface LabPorts {
@@ -87,6 +95,10 @@ export interface LabState {
   imp: ImpState;
   cuc: CucState;
   phones: PhoneState[];
+  /** The hostile mode's live switches and what the attacks did. */
+  hostile: HostileSwitches;
+  /** What the nodes accept, live: a test changes a password here as an administrator would on the node. */
+  credentials: LabCredentials;
 }
 
 export interface Lab {

@@ -1,4 +1,3 @@
-import { DEMO_CREDENTIALS } from '../credentials.ts';
 import { tomcatNotFound } from '../cucm/node.ts';
 import { requestPath } from '../http/request.ts';
 import { PORT_SLOTS } from '../options.ts';
@@ -42,7 +41,7 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
         node: CUC_NODE,
         store: state.cupi,
         sessions: state.sessions,
-        credential: DEMO_CREDENTIALS.cupi,
+        credential: opts.credentials.cupi,
         log: ctx.log,
         publicAddress,
       });
@@ -62,7 +61,7 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
       address: `${opts.host}:${served.httpsPort}`,
       ports: { https: served.httpsPort, ssh: served.sshPort },
       urls: { cupi: `https://${opts.host}:${served.httpsPort}/vmrest/` },
-      credentials: { cupi: { ...DEMO_CREDENTIALS.cupi }, os: { ...DEMO_CREDENTIALS.os } },
+      credentials: { cupi: { ...opts.credentials.cupi }, os: { ...opts.credentials.os } },
       sshHostKeyFingerprint: served.fingerprint,
       version: facts.activeVersion,
     },

@@ -1,4 +1,4 @@
-import { DEMO_CREDENTIALS, WEAK_APP_USER } from '../credentials.ts';
+import { DEMO_CREDENTIALS, WEAK_APP_USER, type LabCredentials } from '../credentials.ts';
 import type { Cell, Row } from '../informix/database.ts';
 import { Database } from '../informix/database.ts';
 import type { LabProfile } from '../types.ts';
@@ -44,7 +44,12 @@ export function defaultCredentialPolicy(weak: boolean): Record<string, string> {
  * The CUCM publisher's database as shipped to the lab. Every weakness the security audits look for is
  * seeded here, and only here, under `profile === 'weak'`.
  */
-export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitPerMinute: number): Database {
+export function seedCucm(
+  profile: LabProfile,
+  extraPhones: number,
+  risRateLimitPerMinute: number,
+  creds: LabCredentials = DEMO_CREDENTIALS,
+): Database {
   const weak = profile === 'weak';
   const db = new Database(CUCM_TABLES);
   const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
@@ -205,13 +210,13 @@ export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitP
       ins('applicationuserdirgroupmap', { fkapplicationuser: user.pkid, fkdirgroup: groups.get(g) ?? null });
   };
   appUser(
-    DEMO_CREDENTIALS.ccmAdmin.user,
+    creds.ccmAdmin.user,
     'Installation administrator',
-    DEMO_CREDENTIALS.ccmAdmin.password,
+    creds.ccmAdmin.password,
     ['Standard CCM Super Users'],
     true,
   );
-  appUser(DEMO_CREDENTIALS.axl.user, 'AXL integration account', DEMO_CREDENTIALS.axl.password, [
+  appUser(creds.axl.user, 'AXL integration account', creds.axl.password, [
     'Standard AXL API Access',
     'Standard RealtimeAndTraceCollection',
   ]);
@@ -253,8 +258,8 @@ export function seedCucm(profile: LabProfile, extraPhones: number, risRateLimitP
     });
     users.set(userid, user);
   };
-  endUser('jsmith', 'John', 'Smith', DEMO_CREDENTIALS.phone.password, weak ? '12345' : '739154');
-  endUser('mlee', 'Mary', 'Lee', DEMO_CREDENTIALS.phoneOther.password, weak ? '12345' : '604817');
+  endUser('jsmith', 'John', 'Smith', creds.phone.password, weak ? '12345' : '739154');
+  endUser('mlee', 'Mary', 'Lee', creds.phoneOther.password, weak ? '12345' : '604817');
   endUser('rjones', 'Rita', 'Jones', 'Lab-User-Pass3!', weak ? '11111' : '582036');
 
   const phones = { partition: ptInternal, securityProfile: phoneProfile, users };

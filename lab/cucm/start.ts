@@ -1,4 +1,3 @@
-import { DEMO_CREDENTIALS } from '../credentials.ts';
 import { PORT_SLOTS } from '../options.ts';
 import type { LabContext } from '../runtime.ts';
 import { serveVosNode } from '../runtime.ts';
@@ -17,7 +16,7 @@ import type { CucmState } from './state.ts';
 
 export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const db = seedCucm(opts.profile, opts.extraPhones, opts.risRateLimitPerMinute);
+  const db = seedCucm(opts.profile, opts.extraPhones, opts.risRateLimitPerMinute, opts.credentials);
   const facts = { ...nodeFacts('cucm', CUCM_PUBLISHER, opts.profile), listFiles: cucmFiles(opts.profile) };
   const state: CucmState = {
     node: CUCM_PUBLISHER,
@@ -68,7 +67,7 @@ export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; in
         risWsdl: `${base}${RIS_PATH}?wsdl`,
         toolkit: `${base}/plugins/axlsqltoolkit.zip`,
       },
-      credentials: { axl: { ...DEMO_CREDENTIALS.axl }, os: { ...DEMO_CREDENTIALS.os } },
+      credentials: { axl: { ...opts.credentials.axl }, os: { ...opts.credentials.os } },
       sshHostKeyFingerprint: served.fingerprint,
       version: facts.activeVersion,
     },

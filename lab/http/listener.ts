@@ -1,7 +1,8 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { SecureVersion } from 'node:tls';
+import type { Server as HttpsServer } from 'node:https';
+import type { SecureContextOptions, SecureVersion } from 'node:tls';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -15,6 +16,18 @@ export interface TlsSettings {
 export interface Listener {
   port: number;
   close(): Promise<void>;
+  /** HTTPS only: new connections get this certificate; idle keep-alive connections are closed. */
+  setCertificate(certPem: string, keyPem: string): void;
+}
+
+function secureOptions(tls: TlsSettings): SecureContextOptions {
+  return {
+    cert: tls.certPem,
+    key: tls.keyPem,
+    minVersion: tls.minVersion,
+    // Old protocol versions are only usable when the security level lets their cipher suites through.
+    ...(tls.minVersion === 'TLSv1' || tls.minVersion === 'TLSv1.1' ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+  };
 }
 
 export async function listen(
@@ -33,20 +46,7 @@ export async function listen(
       } else res.destroy();
     });
   };
-  const server: Server = tls
-    ? createHttpsServer(
-        {
-          cert: tls.certPem,
-          key: tls.keyPem,
-          minVersion: tls.minVersion,
-          // Old protocol versions are only usable when the security level lets their cipher suites through.
-          ...(tls.minVersion === 'TLSv1' || tls.minVersion === 'TLSv1.1'
-            ? { ciphers: 'DEFAULT:@SECLEVEL=0' }
-            : {}),
-        },
-        wrapped,
-      )
-    : createHttpServer(wrapped);
+  const server: Server = tls ? createHttpsServer(secureOptions(tls), wrapped) : createHttpServer(wrapped);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -64,5 +64,10 @@ export async function listen(
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+    setCertificate(certPem, keyPem) {
+      if (!tls) throw new Error('a plain HTTP listener has no certificate');
+      (server as HttpsServer).setSecureContext(secureOptions({ ...tls, certPem, keyPem }));
+      server.closeIdleConnections();
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { DEMO_CREDENTIALS, WEAK_APP_USER } from '../credentials.ts';
+import { DEMO_CREDENTIALS, WEAK_APP_USER, type LabCredentials } from '../credentials.ts';
 import { setCredential } from '../cucm/db/credentials.ts';
 import { defaultCredentialPolicy } from '../cucm/seed.ts';
 import { CREDENTIAL_PASSWORD } from '../cucm/db/schema.ts';
@@ -30,7 +30,7 @@ const IMP_PARAMETERS: [string, [string, string]][] = [
 ];
 
 /** The IM&P node's database as shipped to the lab; weaknesses only under `profile === 'weak'`. */
-export function seedImp(profile: LabProfile): Database {
+export function seedImp(profile: LabProfile, creds: LabCredentials = DEMO_CREDENTIALS): Database {
   const weak = profile === 'weak';
   const db = new Database(IMP_TABLES);
   const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
@@ -82,15 +82,13 @@ export function seedImp(profile: LabProfile): Database {
       ins('applicationuserdirgroupmap', { fkapplicationuser: app.pkid, fkdirgroup: groups.get(g) ?? null });
   };
   appUser(
-    DEMO_CREDENTIALS.ccmAdmin.user,
+    creds.ccmAdmin.user,
     'Installation administrator',
-    DEMO_CREDENTIALS.ccmAdmin.password,
+    creds.ccmAdmin.password,
     ['Standard CCM Super Users'],
     true,
   );
-  appUser(DEMO_CREDENTIALS.axl.user, 'AXL integration account', DEMO_CREDENTIALS.axl.password, [
-    'Standard AXL API Access',
-  ]);
+  appUser(creds.axl.user, 'AXL integration account', creds.axl.password, ['Standard AXL API Access']);
   // A service account that needs AXL only but was given super-user rights: the privileged-account finding.
   if (weak)
     appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [

@@ -1,4 +1,3 @@
-import { DEMO_CREDENTIALS } from '../credentials.ts';
 import { axlEndpoint } from '../cucm/axl/endpoint.ts';
 import { AXL_VERSIONS, tomcatNotFound } from '../cucm/node.ts';
 import { IMP_NODE } from '../cucm/topology.ts';
@@ -17,7 +16,7 @@ import type { ImpState } from './state.ts';
 
 export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const db = seedImp(opts.profile);
+  const db = seedImp(opts.profile, opts.credentials);
   const facts = { ...nodeFacts('imp', IMP_NODE, opts.profile), listFiles: drfLogs(IMP_NODE, opts.profile) };
   const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.profile) };
   const axl = axlEndpoint({
@@ -62,7 +61,7 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
       address: `${opts.host}:${served.httpsPort}`,
       ports: { https: served.httpsPort, ssh: served.sshPort },
       urls: { axl: `${base}/axl/`, toolkit: `${base}/plugins/axlsqltoolkit.zip` },
-      credentials: { axl: { ...DEMO_CREDENTIALS.axl }, os: { ...DEMO_CREDENTIALS.os } },
+      credentials: { axl: { ...opts.credentials.axl }, os: { ...opts.credentials.os } },
       sshHostKeyFingerprint: served.fingerprint,
       version: facts.activeVersion,
     },

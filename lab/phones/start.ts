@@ -1,6 +1,6 @@
-import { DEMO_CREDENTIALS } from '../credentials.ts';
 import { PHONE_MODELS } from '../cucm/db/types.ts';
 import { DEMO_PHONES } from '../cucm/topology.ts';
+import { hostileHandler } from '../hostile/http.ts';
 import { listen } from '../http/listener.ts';
 import type { Database } from '../informix/database.ts';
 import { PORT_SLOTS, portFor } from '../options.ts';
@@ -9,17 +9,13 @@ import type { LabNodeInfo } from '../types.ts';
 import { phoneHandler } from './phone-server.ts';
 import type { PhoneState } from './state.ts';
 
-const OWNERS: Record<string, { user: string; password: string }> = {
-  [DEMO_CREDENTIALS.phone.user]: DEMO_CREDENTIALS.phone,
-  [DEMO_CREDENTIALS.phoneOther.user]: DEMO_CREDENTIALS.phoneOther,
-};
-
 /** One HTTP listener per demo phone, each answering as that phone at 127.0.0.1:<port>. */
 export async function startPhones(
   ctx: LabContext,
   cucmDb: Database,
 ): Promise<{ states: PhoneState[]; infos: LabNodeInfo[] }> {
   const { opts } = ctx;
+  const owners = new Map([opts.credentials.phone, opts.credentials.phoneOther].map((c) => [c.user, c]));
   const states: PhoneState[] = [];
   const infos: LabNodeInfo[] = [];
   for (const [i, phone] of DEMO_PHONES.entries()) {
@@ -35,11 +31,11 @@ export async function startPhones(
     const listener = await listen(
       opts.host,
       portFor(opts, PORT_SLOTS.firstPhone + i),
-      phoneHandler({ state, model, db: cucmDb, log: ctx.log }),
+      hostileHandler(ctx.hostile, phone.name, phoneHandler({ state, model, db: cucmDb, log: ctx.log })),
     );
     ctx.closers.push(() => listener.close());
     states.push(state);
-    const owner = phone.owner ? OWNERS[phone.owner] : undefined;
+    const owner = phone.owner ? owners.get(phone.owner) : undefined;
     infos.push({
       product: 'phone',
       name: phone.name,

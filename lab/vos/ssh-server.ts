@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import ssh2 from 'ssh2';
 import type { Connection, ServerChannel } from 'ssh2';
 import type { Credential } from '../credentials.ts';
+import type { ShellGuard } from '../hostile/ssh.ts';
 import type { Database } from '../informix/database.ts';
 import type { LabLog } from '../state/log.ts';
 import type { NodeFacts } from './facts.ts';
@@ -20,6 +21,8 @@ export interface SshNodeOptions {
   loginDelayMs: number;
   commandDelaysMs: Record<string, number>;
   tomcatNotAfter: Date;
+  /** The hostile mode's hold on shells (a shell without prompt, commands without answer). */
+  hostile?: ShellGuard;
 }
 
 export interface SshListener {
@@ -86,6 +89,7 @@ export async function startSshNode(o: SshNodeOptions): Promise<SshListener> {
         session.on('subsystem', (_ok, reject) => reject?.());
         session.on('shell', (ok) => {
           const channel: ServerChannel = ok();
+          if (o.hostile?.takeOver(channel)) return;
           const current = new VosShell({
             stream: channel,
             context: {
@@ -107,7 +111,9 @@ export async function startSshNode(o: SshNodeOptions): Promise<SshListener> {
             },
           });
           shell = current;
-          channel.on('data', (data: Buffer) => current.input(data.toString('utf8')));
+          channel.on('data', (data: Buffer) => {
+            if (!o.hostile?.swallow(channel)) current.input(data.toString('utf8'));
+          });
           channel.on('close', () => current.dispose());
           current.start();
         });

@@ -30,4 +30,9 @@ export class SessionTable {
   get size(): number {
     return this.sessions.size;
   }
+
+  /** The session ids handed out and still held (a test searches the server's output for them). */
+  get ids(): string[] {
+    return [...this.sessions.keys()];
+  }
 }
