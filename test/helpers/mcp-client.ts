@@ -29,7 +29,11 @@ export interface ConnectedClient {
  * A real MCP SDK client over Streamable HTTP to the test server, authenticated with a bearer token,
  * TLS verified against the server's own certificate.
  */
-export async function connectMcp(k: TestKernel, token: string, path = '/mcp'): Promise<ConnectedClient> {
+export async function connectMcp(
+  k: Pick<TestKernel, 'url' | 'fetch'>,
+  token: string,
+  path = '/mcp',
+): Promise<ConnectedClient> {
   const transport = new StreamableHTTPClientTransport(new URL(`${k.url}${path}`), {
     fetch: k.fetch as unknown as FetchLike,
     requestInit: { headers: { Authorization: `Bearer ${token}` } },

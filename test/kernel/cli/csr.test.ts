@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import forge from 'node-forge';
 import { command } from '../../../kernel/cli/commands/certificate-generate-csr.ts';
-import type { CliIo } from '../../../kernel/cli/command.ts';
+import { captureIo, type CapturedIo } from '../../helpers/cli-io.ts';
 import { runCommandWith } from '../../../kernel/cli/dispatch.ts';
 import { ipBytes } from '../../../kernel/tls/csr.ts';
 import { generateSelfSigned } from '../../../kernel/tls/self-signed.ts';
@@ -13,21 +13,8 @@ import { tempStateDir } from '../../helpers/state-dir.ts';
 
 const { asn1 } = forge;
 
-function testIo(
-  stateDir: string,
-  env: Record<string, string> = {},
-): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-    interactive: false,
-    ask: () => Promise.resolve(''),
-    env: { STATE_DIR: stateDir, ...env },
-    cwd: stateDir,
-  };
-  return io;
+function testIo(stateDir: string, env: Record<string, string> = {}): CapturedIo {
+  return captureIo({ STATE_DIR: stateDir, ...env }, stateDir);
 }
 
 interface ParsedCsr {

@@ -8,7 +8,7 @@ import { decodeProtectedHeader } from 'jose';
 import { createBackup, type BackupResult } from '../../../kernel/backup/create-backup.ts';
 import { command as restoreCommand } from '../../../kernel/cli/commands/backup-restore.ts';
 import { command as rotateCommand } from '../../../kernel/cli/commands/rotate-rsa-keys.ts';
-import type { CliIo } from '../../../kernel/cli/command.ts';
+import { captureIo, type CapturedIo } from '../../helpers/cli-io.ts';
 import { runCommandWith } from '../../../kernel/cli/dispatch.ts';
 import { archiveDate, installRotatedPair, currentPrivateKey } from '../../../kernel/keys/rotate.ts';
 import { ensureServerKeys } from '../../../kernel/keys/rsa-keys.ts';
@@ -30,18 +30,8 @@ import { tempStateDir } from '../../helpers/state-dir.ts';
 
 const REDIRECT = 'http://127.0.0.1/callback';
 
-function testIo(env: NodeJS.ProcessEnv, cwd: string): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-    interactive: false,
-    ask: () => Promise.resolve('n'),
-    env,
-    cwd,
-  };
-  return io;
+function testIo(env: NodeJS.ProcessEnv, cwd: string): CapturedIo {
+  return captureIo(env, cwd, { answer: 'n' });
 }
 
 async function mcpStatus(k: TestKernel, token: string): Promise<number> {

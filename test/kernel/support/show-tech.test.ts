@@ -11,11 +11,11 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import yauzl from 'yauzl';
 import { createBackup } from '../../../kernel/backup/create-backup.ts';
 import { encryptSftpPassword } from '../../../kernel/backup/sftp-password.ts';
 import { command as showTech } from '../../../kernel/cli/commands/show-tech.ts';
-import type { CliIo } from '../../../kernel/cli/command.ts';
+import { captureIo, type CapturedIo } from '../../helpers/cli-io.ts';
+import { unzipAll } from '../../helpers/unzip.ts';
 import { runCommandWith } from '../../../kernel/cli/dispatch.ts';
 import { startTestKernel } from '../../helpers/kernel.ts';
 import { cachedRsaKeyPair } from '../../helpers/keys.ts';
@@ -47,43 +47,8 @@ const CANARY = {
   badClientSecret: tag('CanaryBadClientSecret'),
 };
 
-function testIo(env: NodeJS.ProcessEnv, cwd: string): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-    interactive: false,
-    ask: () => Promise.resolve(''),
-    env,
-    cwd,
-  };
-  return io;
-}
-
-/** Every entry of a zip, decompressed. */
-function unzipAll(file: string): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('error', reject);
-      zip.on('end', () => resolve(out));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
+function testIo(env: NodeJS.ProcessEnv, cwd: string): CapturedIo {
+  return captureIo(env, cwd);
 }
 
 const PATTERNS: [string, RegExp][] = [
