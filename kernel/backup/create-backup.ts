@@ -8,7 +8,7 @@ import { fsyncDir, writeFileAtomic } from '../store/atomic-file.ts';
 import { selectArchiveContents } from './contents.ts';
 import { writeEncryptedArchive } from './encrypt.ts';
 import { BackupError } from './errors.ts';
-import { backupName, sidecarOf } from './naming.ts';
+import { backupName, sidecarOf, type BackupName } from './naming.ts';
 import { sidecarText } from './sidecar.ts';
 
 export interface CreateBackupOptions {
@@ -64,13 +64,44 @@ export async function createBackup(o: CreateBackupOptions): Promise<BackupResult
     name = backupName(new Date(at.getTime() + i * 1000), o.hostname ?? osHostname());
   }
   const file = join(dir, name.file);
-  const sidecar = sidecarOf(file);
-  const tmp = join(dir, `.${name.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, tempArchiveName(name.file));
+  ARCHIVES_BEING_WRITTEN.add(tmp);
+  try {
+    return await writeBackup(o, { dir, name, file, tmp, publicKey, root: paths.root });
+  } finally {
+    ARCHIVES_BEING_WRITTEN.delete(tmp);
+  }
+}
 
-  const selection = selectArchiveContents(paths.root);
+/**
+ * Temporary archives this process is writing now. A leftover named with this process's pid but not in
+ * here is from an earlier life of the server under the same pid (a container restarts with the same
+ * pid), so retention may remove it at once.
+ */
+export const ARCHIVES_BEING_WRITTEN = new Set<string>();
+
+/** `.<backup file>.<pid>.<random>.tmp`: the pid tells whether its writer still runs. */
+function tempArchiveName(file: string): string {
+  return `.${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/** The pid of the process that wrote a temporary archive, from its name. */
+export function tempArchiveWriter(fileName: string): number | undefined {
+  const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(fileName);
+  return m ? Number(m[1]) : undefined;
+}
+
+async function writeBackup(
+  o: CreateBackupOptions,
+  t: { dir: string; name: BackupName; file: string; tmp: string; publicKey: KeyObject; root: string },
+): Promise<BackupResult> {
+  const { dir, name, file, tmp, publicKey } = t;
+  const sidecar = sidecarOf(file);
+
+  const selection = selectArchiveContents(t.root);
   let done = 0;
   const written = await writeEncryptedArchive({
-    cwd: paths.root,
+    cwd: t.root,
     entries: selection.entries,
     publicKey,
     meta: {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ARCHIVES_BEING_WRITTEN, tempArchiveWriter } from './create-backup.ts';
 import { parseBackupName, SIDECAR_SUFFIX, sidecarOf, type BackupName } from './naming.ts';
 
 /** A temporary file or lone sidecar this old is left from a crashed run (a backup takes minutes at most). */
@@ -15,8 +16,8 @@ export function listBackups(dir: string): BackupName[] {
 }
 
 /**
- * Keeps the newest `keep` backups (each with its sidecar) and deletes the older ones, plus sidecars
- * whose archive is gone and temporary files left by a crash. Only names this server writes are touched:
+ * Keeps the newest `keep` backups (each with its sidecar) and deletes the older ones, plus what crashed
+ * runs left (see removeLeftovers). Only names this server writes are touched:
  * anything else an operator puts in backups/ stays. Returns the archive names deleted.
  */
 export function pruneBackups(dir: string, keep: number, now = Date.now()): string[] {
@@ -27,9 +28,19 @@ export function pruneBackups(dir: string, keep: number, now = Date.now()): strin
     rmSync(join(dir, sidecarOf(old.file)), { force: true });
     removed.push(old.file);
   }
-  if (!existsSync(dir)) return removed;
-  // Leftovers are only removed once old: a backup being written right now (another process) has a
-  // fresh temporary file, and its sidecar exists a moment before the archive is renamed beside it.
+  removeLeftovers(dir, now);
+  return removed;
+}
+
+/**
+ * Removes what crashed runs left in `dir`: temporary archives whose writer is dead (at once: each is as
+ * big as a backup, and a server that crash-loops would otherwise fill the disk with them), and, once
+ * old, temporary archives of a live pid (the pid may have been reused) and sidecars whose archive is
+ * gone (a backup being written right now has its sidecar a moment before its archive is renamed).
+ * Runs before every backup and after it.
+ */
+export function removeLeftovers(dir: string, now = Date.now()): void {
+  if (!existsSync(dir)) return;
   for (const f of readdirSync(dir)) {
     const path = join(dir, f);
     const orphanSidecar =
@@ -39,10 +50,24 @@ export function pruneBackups(dir: string, keep: number, now = Date.now()): strin
     const leftoverTmp = f.startsWith('.backup_') && f.endsWith('.tmp');
     if (!orphanSidecar && !leftoverTmp) continue;
     try {
-      if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+      const dead = leftoverTmp && !writerRuns(path);
+      if (dead || now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
     } catch {
       // gone already
     }
   }
-  return removed;
+}
+
+/** Whether the process that named a temporary archive may still be writing it. */
+function writerRuns(path: string): boolean {
+  const pid = tempArchiveWriter(path);
+  if (pid === undefined) return true;
+  if (pid === process.pid) return ARCHIVES_BEING_WRITTEN.has(path);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user has that pid; it may be anything, so the file waits until old.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

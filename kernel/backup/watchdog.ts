@@ -9,7 +9,7 @@ import type { KernelRuntime } from '../runtime.ts';
 import type { Watchdog } from '../watchdogs/runner.ts';
 import { createBackup, type BackupResult } from './create-backup.ts';
 import { BackupError } from './errors.ts';
-import { listBackups, pruneBackups } from './retention.ts';
+import { listBackups, pruneBackups, removeLeftovers } from './retention.ts';
 import { uploadBackup } from './upload.ts';
 
 export const BACKUP_WATCHDOG = 'backup';
@@ -150,6 +150,8 @@ async function makeBackup(
   const started = Date.now();
   let result: BackupResult;
   try {
+    // Partial archives of a server killed mid-backup go first: they are as big as a backup.
+    removeLeftovers(rt.paths.backups);
     result = await createBackup({
       stateDir: rt.paths.root,
       backupsDir: rt.paths.backups,

@@ -3,7 +3,9 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { selectArchiveContents } from '../../../kernel/backup/contents.ts';
-import { listBackups, pruneBackups } from '../../../kernel/backup/retention.ts';
+import { spawn } from 'node:child_process';
+import { ARCHIVES_BEING_WRITTEN } from '../../../kernel/backup/create-backup.ts';
+import { listBackups, pruneBackups, removeLeftovers } from '../../../kernel/backup/retention.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import { populateState } from './helpers.ts';
 
@@ -82,5 +84,40 @@ describe('backup retention', () => {
       'notes.txt',
     ]);
     assert.equal(listBackups(dir.dir)[0]?.id, '202601_uc1_20260105_120000');
+  });
+
+  it("removes a dead writer's partial archive at once, a live writer's only once old", async (t) => {
+    // A pid that ran and is gone: a child that exited.
+    const child = spawn(process.execPath, ['-e', '']);
+    const dead = await new Promise<number>((r) => child.on('exit', () => r(child.pid as number)));
+    const own = tempStateDir('ucmcp-leftovers-');
+    t.after(() => own.cleanup());
+    const put = (name: string, ageMs = 0): void => {
+      writeFileSync(join(own.dir, name), name);
+      const at = new Date(Date.now() - ageMs);
+      utimesSync(join(own.dir, name), at, at);
+    };
+    const fresh = (pid: number): string =>
+      `.backup_202601_uc1_20260101_120000.tar.gz.enc.${pid}.0a1b2c3d.tmp`;
+    put(fresh(dead));
+    put(fresh(process.ppid).replace('0a1b2c3d', '11111111'));
+    put(fresh(process.ppid).replace('0a1b2c3d', '22222222'), 7 * 3_600_000);
+    // This process: one archive it is writing now, one from an earlier life under the same pid.
+    const writing = join(own.dir, fresh(process.pid).replace('0a1b2c3d', '33333333'));
+    put(fresh(process.pid).replace('0a1b2c3d', '33333333'));
+    put(fresh(process.pid).replace('0a1b2c3d', '44444444'));
+    ARCHIVES_BEING_WRITTEN.add(writing);
+    try {
+      removeLeftovers(own.dir);
+    } finally {
+      ARCHIVES_BEING_WRITTEN.delete(writing);
+    }
+    assert.deepEqual(
+      readdirSync(own.dir).sort(),
+      [
+        fresh(process.ppid).replace('0a1b2c3d', '11111111'),
+        fresh(process.pid).replace('0a1b2c3d', '33333333'),
+      ].sort(),
+    );
   });
 });
