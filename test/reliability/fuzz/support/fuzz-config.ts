@@ -1,4 +1,4 @@
-// Seed and run counts shared by the fuzz tests and bench/fuzz.ts. Tests use a fixed seed (printed with
+// Seed and run counts shared by the fuzz tests (docs/reliability.md gives the long-run command). Tests use a fixed seed (printed with
 // every run, so a failure can be replayed); FUZZ_SEED overrides it and FUZZ_RUNS the number of runs.
 import type { Parameters } from 'fast-check';
 
