@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { processRuns } from '../store/leftovers.ts';
 import { ARCHIVES_BEING_WRITTEN, tempArchiveWriter } from './create-backup.ts';
 import { parseBackupName, SIDECAR_SUFFIX, sidecarOf, type BackupName } from './naming.ts';
 
@@ -63,11 +64,5 @@ function writerRuns(path: string): boolean {
   const pid = tempArchiveWriter(path);
   if (pid === undefined) return true;
   if (pid === process.pid) return ARCHIVES_BEING_WRITTEN.has(path);
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: a process of another user has that pid; it may be anything, so the file waits until old.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processRuns(pid);
 }

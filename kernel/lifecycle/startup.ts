@@ -16,6 +16,7 @@ import { Metrics } from '../metrics/metrics.ts';
 import { PACKAGE_VERSION, PROJECT_ROOT, statePaths } from '../paths.ts';
 import { syncDefaultProfiles } from '../profiles/sync.ts';
 import type { KernelRuntime } from '../runtime.ts';
+import { removeInterruptedWrites } from '../store/leftovers.ts';
 import { ensureTlsCertificate } from '../tls/certificate.ts';
 import { WatchdogRunner } from '../watchdogs/runner.ts';
 import { Vault } from '../vault/index.ts';
@@ -85,6 +86,9 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
   );
   if (loaded.unknownKeys.length > 0)
     log.warn({ keys: loaded.unknownKeys }, '.env has keys this server does not use');
+  const interrupted = removeInterruptedWrites(paths);
+  if (interrupted.length > 0)
+    log.warn({ files: interrupted }, 'removed temporary files of writes a crash interrupted');
 
   const metrics = new Metrics();
   const watchdogs = new WatchdogRunner(log, metrics);

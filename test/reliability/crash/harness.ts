@@ -1,6 +1,7 @@
 // What every crash scenario shares: a seeded random source (the seed is printed, CRASH_SEED replays a
 // run), the result it reports, and the checks made after every restart.
 import { join } from 'node:path';
+import { processRuns } from '../../../kernel/store/leftovers.ts';
 import { seedServerKeys } from '../../helpers/keys.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import {
@@ -109,6 +110,13 @@ export async function checkState(stateDir: string, i: number, result: ScenarioRe
   const report = await checkStateFiles(stateDir);
   for (const p of report.problems) result.violations.push(`cycle ${i}: ${p}`);
   result.leftovers = report.leftovers.length;
+  // The restarted server removes what the killed one's atomic writes left (partial backups go when
+  // its backup watchdog runs: the backup scenario checks those).
+  for (const rel of report.leftovers) {
+    const pid = /\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(rel)?.[1];
+    if (pid !== undefined && !processRuns(Number(pid)))
+      result.violations.push(`cycle ${i}: ${rel}, left by a killed write, is still there after the restart`);
+  }
   return report;
 }
 
