@@ -85,9 +85,12 @@ function tempArchiveName(file: string): string {
   return `.${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
-/** The pid of the process that wrote a temporary archive, from its name. */
+/**
+ * The pid of the process that wrote a temporary file of a backup, from its name: the archive's
+ * (`.<pid>.<8 hex>.tmp`) or its sidecar's atomic write (`.<pid>.<12 hex>.tmp`).
+ */
 export function tempArchiveWriter(fileName: string): number | undefined {
-  const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(fileName);
+  const m = /\.(\d+)\.(?:[0-9a-f]{8}|[0-9a-f]{12})\.tmp$/.exec(fileName);
   return m ? Number(m[1]) : undefined;
 }
 

@@ -59,7 +59,10 @@ export function removeLeftovers(dir: string, now = Date.now()): void {
   }
 }
 
-/** Whether the process that named a temporary archive may still be writing it. */
+/**
+ * Whether the process that named a temporary file of a backup may still be writing it. This process's
+ * own sidecar writes are synchronous, so only its archives can be under way.
+ */
 function writerRuns(path: string): boolean {
   const pid = tempArchiveWriter(path);
   if (pid === undefined) return true;

@@ -100,6 +100,8 @@ describe('backup retention', () => {
     const fresh = (pid: number): string =>
       `.backup_202601_uc1_20260101_120000.tar.gz.enc.${pid}.0a1b2c3d.tmp`;
     put(fresh(dead));
+    // The sidecar's atomic write of the same dead server (12 hex digits).
+    put(`.backup_202601_uc1_20260101_120000.tar.gz.enc.sha512.${dead}.0a1b2c3d4e5f.tmp`);
     put(fresh(process.ppid).replace('0a1b2c3d', '11111111'));
     put(fresh(process.ppid).replace('0a1b2c3d', '22222222'), 7 * 3_600_000);
     // This process: one archive it is writing now, one from an earlier life under the same pid.

@@ -83,7 +83,7 @@ export function summary(r: ScenarioResult): string {
   return (
     `${r.scenario}: seed ${r.seed}, ${r.iterations} kill/restart cycles, ${r.killsMidOperation} kills mid-operation, ` +
     `${r.acknowledged} acknowledged and ${r.inFlight} in-flight operations checked, ${r.leftovers} leftover temporary files, ` +
-    `startup median ${median} ms, ${r.violations.length} violations`
+    `${r.startupMs.length > 0 ? `startup median ${median} ms` : 'kills before startup completed'}, ${r.violations.length} violations`
   );
 }
 

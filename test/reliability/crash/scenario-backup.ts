@@ -1,6 +1,6 @@
 // Crash scenario (d): backups. The backup watchdog makes an encrypted backup at every start; the state
 // holds enough incompressible report data for that to take a while, and the server is SIGKILLed at a
-// random moment of it. After each restart:
+// random moment of it (once its temporary archive has appeared). After each kill, on the state it left:
 // - every backup in backups/ matches its SHA-512 sidecar and decrypts with its GCM tag verified (a
 //   backup is whole with its sidecar, or absent);
 // - every backup the audit log reports complete (SERVER BACKUP_CREATED) is there and verifies;
@@ -43,40 +43,45 @@ export async function backup(o: BackupScenarioOptions): Promise<ScenarioResult> 
   const verified = new Set<string>();
   let server: ServerProcess | undefined;
   try {
-    // How long one backup takes here: the kills are spread over that.
+    // How long one backup takes here, from its temporary archive appearing: the kills are spread over that.
     server = spawnServer(opts);
     await server.ready;
+    const first = server.child.pid as number;
+    await until(() => writing(first) || created() > 0, 60_000);
     const t0 = performance.now();
-    await until(() => auditRecords(state.dir).some((a) => a.status === 'BACKUP_CREATED'), 60_000);
-    const backupMs = performance.now() - t0;
+    await until(() => created() > 0, 60_000);
+    const backupMs = Math.max(50, performance.now() - t0);
     await server.stop();
     o.log?.(`one backup of ${(bulk / 1048576).toFixed(0)} MiB of state takes ${Math.round(backupMs)} ms`);
 
     for (let i = 1; i <= o.iterations; i++) {
+      const before = created();
       server = spawnServer(opts);
-      try {
-        await server.ready;
-      } catch (err) {
-        result.violations.push(`cycle ${i}: the server did not start again: ${(err as Error).message}`);
+      const pid = server.child.pid as number;
+      // The start's backup begins (its temporary archive appears), then the kill comes at a random
+      // moment of it; a start that fails by itself, or a backup that never begins, is a violation.
+      const began = await Promise.race([
+        untilOr(() => writing(pid) || created() > before, 60_000),
+        server.exited.then(() => false),
+      ]);
+      if (!began) {
+        result.violations.push(`cycle ${i}: the server did not start its backup: ${server.output().trim()}`);
         return result;
       }
-      result.startupMs.push(Math.round(performance.now() - server.spawnedAt));
-      await check(i);
-      await sleep(r.int(0, Math.round(backupMs * 1.3)));
-      const pid = server.child.pid;
+      await sleep(r.int(0, Math.round(backupMs)));
       await server.kill();
       result.iterations++;
-      // A temporary archive of the killed process: the kill landed while it was writing a backup.
-      if (readdirSync(backups).some((f) => f.startsWith('.backup_') && f.includes(`.${pid}.`)))
-        result.killsMidOperation++;
+      // The temporary archive of the killed process is still there: the kill landed mid-backup.
+      if (writing(pid)) result.killsMidOperation++;
+      // The state as the kill left it, with no server running to change it under the check.
+      await check(i);
       o.log?.(`cycle ${i}: killed ${result.killsMidOperation} times mid-backup so far`);
     }
+    // A last start, left to finish: it starts on what the kills left, and its backup completes.
     server = spawnServer(opts);
     await server.ready;
-    await until(
-      () => auditRecords(state.dir).filter((a) => a.status === 'BACKUP_CREATED').length > verified.size,
-      60_000,
-    );
+    const before = created();
+    await until(() => created() > before, 60_000);
     await server.stop();
     await check(o.iterations + 1);
     return result;
@@ -85,31 +90,52 @@ export async function backup(o: BackupScenarioOptions): Promise<ScenarioResult> 
     state.cleanup();
   }
 
+  function created(): number {
+    return auditRecords(state.dir).filter((a) => a.status === 'BACKUP_CREATED').length;
+  }
+
+  function writing(pid: number): boolean {
+    return (
+      existsSync(backups) &&
+      readdirSync(backups).some((f) => f.startsWith('.backup_') && f.includes(`.${pid}.`))
+    );
+  }
+
   async function check(i: number): Promise<void> {
+    const reported = auditRecords(state.dir).filter((a) => a.status === 'BACKUP_CREATED');
     const report = await checkStateFiles(state.dir, { skipBackups: verified });
     for (const p of report.problems) result.violations.push(`cycle ${i}: ${p}`);
     for (const b of report.backups) verified.add(b);
     result.leftovers = report.leftovers.length;
-    for (const rec of auditRecords(state.dir).filter((a) => a.status === 'BACKUP_CREATED')) {
+    for (const rec of reported) {
       const rel = `backups/${String(rec.file)}`;
       if (!existsSync(join(state.dir, rel)))
         result.violations.push(`cycle ${i}: ${rel} was reported complete but is gone`);
       else if (!verified.has(rel))
         result.violations.push(`cycle ${i}: ${rel} was reported complete but did not verify`);
     }
-    result.acknowledged = auditRecords(state.dir).filter((a) => a.status === 'BACKUP_CREATED').length;
-    // Partial archives of dead processes: at most the one of the process killed last (this start's own
-    // backup removes it once it runs), never one per kill.
+    result.acknowledged = reported.length;
+    // Partial archives of dead processes: at most the one of the process killed last (each start removes
+    // those of the dead before its own backup begins), never one per kill.
     const partial = readdirSync(backups).filter((f) => f.startsWith('.backup_') && f.endsWith('.tmp'));
-    if (partial.length > 2)
-      result.violations.push(`cycle ${i}: ${partial.length} partial backup archives pile up in backups/`);
+    const writers = new Set(partial.map((f) => /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(f)?.[1] ?? f));
+    if (writers.size > 1)
+      result.violations.push(
+        `cycle ${i}: partial backups of ${writers.size} killed servers pile up in backups/: ${partial.join(', ')}`,
+      );
   }
 }
 
 async function until(done: () => boolean, ms: number): Promise<void> {
+  if (!(await untilOr(done, ms))) throw new Error('timed out');
+}
+
+/** Polls `done` every 5 ms: true once it holds, false after `ms`. */
+async function untilOr(done: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(50);
+    if (Date.now() > deadline) return false;
+    await sleep(5);
   }
+  return true;
 }
