@@ -24,7 +24,10 @@ export function buildApp(
 ): Koa<KernelState> {
   const app = new Koa<KernelState>({ proxy: false });
   app.silent = true; // errors are logged by the error handler, never printed raw
-  const router = new Router<KernelState>();
+  // One spelling per endpoint: paths are case-sensitive (RFC 3986) and a trailing slash is significant,
+  // so /MCP, /Token or /token/ are not endpoints (/mcp/ is registered as itself), and what is decided by
+  // path (the Host guard's /health, the bearer on /mcp, the error shape of OAuth routes) sees one name.
+  const router = new Router<KernelState>({ sensitive: true, strict: true });
   healthRoutes(router);
   metricsRoutes(router, rt.metrics);
   for (const install of installers) install(router, rt);

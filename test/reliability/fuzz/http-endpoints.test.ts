@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
 import { connectMcp, startupToken } from '../../helpers/mcp-client.ts';
 import { clientFiles } from '../../helpers/oauth.ts';
-import { CASE_TIMEOUT_MS, fuzzParameters, fuzzSeed } from './support/fuzz-config.ts';
+import { CASE_TIMEOUT_MS, fuzzParameters, fuzzRuns, fuzzSeed } from './support/fuzz-config.ts';
 import {
   httpRequest,
   needsSession,
@@ -88,7 +88,7 @@ describe('every HTTP endpoint under hostile requests, over real HTTPS', () => {
   });
 
   it('answers every hostile request with success or a documented error, in time, with no secret', async (t) => {
-    t.diagnostic(`seed ${fuzzSeed()} (FUZZ_SEED to replay), ${RUNS} requests (FUZZ_RUNS)`);
+    t.diagnostic(`seed ${fuzzSeed()} (FUZZ_SEED to replay), ${fuzzRuns(RUNS)} requests (FUZZ_RUNS)`);
     const host = `localhost:${k.kernel.port}`;
     const statuses: Record<string, number> = {};
     const hitPaths = new Set<string>();

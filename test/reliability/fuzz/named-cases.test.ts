@@ -160,6 +160,15 @@ describe('named hostile requests: each gets its documented code', () => {
     assert.equal((ok.json.result as { isError?: boolean }).isError, undefined, JSON.stringify(ok.json));
   });
 
+  it('one spelling per endpoint: /MCP, /Token, /HEALTH and /token/ are not endpoints (404 NOT_FOUND)', async () => {
+    for (const path of ['/MCP', '/Token', '/HEALTH', '/Status', '/token/', '/status/']) {
+      const a = await send(
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n\r\n`,
+      );
+      coded(a, 404, 'NOT_FOUND');
+    }
+  });
+
   it('the server still serves after all of that', async () => {
     const res = await k.fetch(`${k.url}/health`);
     assert.equal(res.status, 200);

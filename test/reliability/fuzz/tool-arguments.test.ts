@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp, startupToken } from '../../helpers/mcp-client.ts';
 import { startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
-import { CASE_TIMEOUT_MS, fuzzParameters, fuzzSeed } from './support/fuzz-config.ts';
+import { CASE_TIMEOUT_MS, fuzzParameters, fuzzRuns, fuzzSeed } from './support/fuzz-config.ts';
 import { labPasswords } from './support/lab-secrets.ts';
 import { toolArguments, type JsonSchema } from './support/schema-arbitrary.ts';
 import { serverSecrets, type Needle } from './support/secrets.ts';
@@ -79,7 +79,9 @@ describe('tool arguments fuzzed from each input schema, through a real MCP SDK c
   });
 
   it('every tool answers success or a coded error: no INTERNAL_ERROR, hang, stack or secret', async (t) => {
-    t.diagnostic(`seed ${fuzzSeed()} (FUZZ_SEED to replay), ${RUNS_PER_TOOL} runs per tool (FUZZ_RUNS)`);
+    t.diagnostic(
+      `seed ${fuzzSeed()} (FUZZ_SEED to replay), ${fuzzRuns(RUNS_PER_TOOL)} runs per tool (FUZZ_RUNS)`,
+    );
     const outcomes: Record<string, Record<string, number>> = {};
     for (const tool of toolOrder(tools)) {
       await t.test(tool.name, async () => {
