@@ -1,9 +1,8 @@
 // Replacement HTTPS certificates for the certificate attack, made in memory (never written to the lab's
 // state) and kept per node and kind, so switching back and forth presents the same one each time.
-import { isIP } from 'node:net';
 import forge from 'node-forge';
 import type { LabCa } from '../tls/lab-ca.ts';
-import { newRsaKeyPem, randomSerial } from '../tls/lab-ca.ts';
+import { altNames, newCertificate, newRsaKeyPem } from '../tls/lab-ca.ts';
 import type { CertificateAttack } from './switches.ts';
 
 export interface KeyAndCertificate {
@@ -24,11 +23,7 @@ export function replacementCertificate(
   if (known) return known;
   const keyPem = newRsaKeyPem();
   const key = forge.pki.privateKeyFromPem(keyPem);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  cert.serialNumber = randomSerial();
-  cert.validity.notBefore = new Date(Date.now() - 5 * 60_000);
-  cert.validity.notAfter = new Date(Date.now() + 30 * 86_400_000);
+  const cert = newCertificate(key, 30);
   const subject = [
     { name: 'commonName', value: node },
     { name: 'organizationName', value: `uc-mcp-server lab (hostile: ${attack})` },
@@ -46,10 +41,7 @@ export function replacementCertificate(
       critical: true,
     },
     { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: names.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })),
-    },
+    { name: 'subjectAltName', altNames: altNames(names) },
   ]);
   cert.sign(selfSigned ? key : ca.key, forge.md.sha256.create());
   const pair = { certPem: forge.pki.certificateToPem(cert), keyPem };

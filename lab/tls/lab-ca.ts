@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { createStateFileOnce, readStateFile } from './files.ts';
@@ -24,6 +25,25 @@ export function randomSerial(): string {
   return serial.toString('hex');
 }
 
+/**
+ * A certificate for `key` with a random serial, valid from five minutes ago for `validDays`: the caller
+ * sets its subject, issuer and extensions, and signs it.
+ */
+export function newCertificate(key: forge.pki.rsa.PrivateKey, validDays: number): forge.pki.Certificate {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
+  cert.serialNumber = randomSerial();
+  const now = Date.now();
+  cert.validity.notBefore = new Date(now - 5 * 60_000);
+  cert.validity.notAfter = new Date(now + validDays * 86_400_000);
+  return cert;
+}
+
+/** subjectAltName entries: IP addresses as such, anything else as a DNS name. */
+export function altNames(names: string[]): { type: number; ip?: string; value?: string }[] {
+  return names.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n }));
+}
+
 function parse(pem: string): LabCa | undefined {
   try {
     const certPem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\r?\n?/.exec(pem)?.[0];
@@ -44,11 +64,7 @@ function parse(pem: string): LabCa | undefined {
 function issue(): string {
   const keyPem = newRsaKeyPem();
   const key = forge.pki.privateKeyFromPem(keyPem);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  cert.serialNumber = randomSerial();
-  cert.validity.notBefore = new Date(Date.now() - 5 * 60_000);
-  cert.validity.notAfter = new Date(Date.now() + 3650 * 86_400_000);
+  const cert = newCertificate(key, 3650);
   const subject = [
     { name: 'commonName', value: CA_NAME },
     { name: 'organizationName', value: 'uc-mcp-server lab' },

@@ -1,9 +1,8 @@
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { createStateFileOnce, readStateFile, writeStateFile } from './files.ts';
 import type { LabCa } from './lab-ca.ts';
-import { newRsaKeyPem, randomSerial } from './lab-ca.ts';
+import { altNames, newCertificate, newRsaKeyPem } from './lab-ca.ts';
 
 export interface NodeCertificate {
   certPem: string;
@@ -34,12 +33,7 @@ export function loadOrIssueNodeCert(
   if (existing !== undefined && isStillGood(existing, ca, key, names, validDays)) {
     return { certPem: existing, keyPem, notAfter: forge.pki.certificateFromPem(existing).validity.notAfter };
   }
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  cert.serialNumber = randomSerial();
-  const now = Date.now();
-  cert.validity.notBefore = new Date(now - 5 * 60_000);
-  cert.validity.notAfter = new Date(now + validDays * DAY);
+  const cert = newCertificate(key, validDays);
   cert.setSubject([
     { name: 'commonName', value: nodeName },
     { name: 'organizationName', value: 'uc-mcp-server lab' },
@@ -49,10 +43,7 @@ export function loadOrIssueNodeCert(
     { name: 'basicConstraints', cA: false, critical: true },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: names.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })),
-    },
+    { name: 'subjectAltName', altNames: altNames(names) },
   ]);
   cert.sign(ca.key, forge.md.sha256.create());
   const certPem = forge.pki.certificateToPem(cert);

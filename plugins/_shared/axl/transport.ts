@@ -8,6 +8,7 @@ import type { PeerCertificate } from 'node:tls';
 import { checkServerIdentity } from 'node:tls';
 import { ConnectivityError, isKernelError, type NodeIoSettings } from '../../../kernel/sdk/index.ts';
 import { tlsRefusal } from './tls-mismatch.ts';
+import { untilAborted } from '../node/abort.ts';
 
 export interface NodeEndpoint {
   host: string;
@@ -294,7 +295,9 @@ export async function withNetworkRetry<T>(
       if (stop.signal.aborted) throw stopped(i);
       let value: T;
       try {
-        value = await untilStopped(attempt(stop.signal), stop.signal);
+        // The budget holds even for an attempt that does not watch the signal itself (every exchange
+        // here does, and closes its socket).
+        value = await untilAborted(attempt(stop.signal), stop.signal, () => stop.signal.reason as Error);
       } catch (err) {
         if (stop.signal.aborted) throw stopped(i, err);
         if (isKernelError(err)) throw err;
@@ -362,28 +365,6 @@ async function pause(ms: number, deadline: number, signal: AbortSignal): Promise
     const onAbort = (): void => done(false);
     const t = setTimeout(() => done(true), ms);
     signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * The attempt's own outcome, or a rejection as soon as `signal` aborts: the budget holds even for an
- * attempt that does not watch the signal itself (every exchange here does, and closes its socket).
- */
-function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err as Error);
-      },
-    );
   });
 }
 

@@ -10,6 +10,7 @@ import {
 import { timeBudget, validateCommand, type RunOptions } from './command-policy.ts';
 import { ShellClosedError, ShellSession, type CommandResult } from './shell-session.ts';
 import { NodeUnreachableError, sshAddress } from './ssh-connect.ts';
+import { untilAborted } from '../node/abort.ts';
 
 export type VosProduct = 'cucm' | 'imp' | 'cuc';
 
@@ -188,7 +189,7 @@ export class VosShellPool {
     if (existing) {
       // A login under way is shared, its failure too: a caller that joined it does not start a second
       // one, which would wait out the login budget again (a silent node) or count another failed login.
-      const session = await untilAborted(existing.session, signal, label(product, host));
+      const session = await untilAborted(existing.session, signal, () => cancelled(label(product, host)));
       if (!session.closed) return { session, key, reused: true };
       if (this.#entries.get(key) === existing) this.#entries.delete(key);
     }
@@ -228,7 +229,7 @@ export class VosShellPool {
         if (this.#entries.get(key) === entry) this.#entries.delete(key);
       },
     );
-    const session = await untilAborted(opening, signal, label(product, host));
+    const session = await untilAborted(opening, signal, () => cancelled(label(product, host)));
     return { session, key, reused: false };
   }
 
@@ -309,24 +310,4 @@ function label(product: VosProduct, host: string): string {
 
 function cancelled(what: string, cause?: unknown): ConnectivityError {
   return new ConnectivityError(`the call to ${what} over SSH was cancelled by the caller`, { cause });
-}
-
-/** `work`, or a cancellation error as soon as `signal` aborts (the work itself goes on for the pool). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled(what));
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err as Error);
-      },
-    );
-  });
 }
