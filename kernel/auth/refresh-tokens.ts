@@ -166,34 +166,35 @@ export class RefreshTokenStore {
   }
 }
 
-/** Marks every token of a family spent (kept, so that the family is found again until dropped). */
-function spendFamily(
+/**
+ * The family's access tokens, and the table with each of the family's entries replaced by what
+ * `change` makes of it (undefined: removed).
+ */
+function changeFamily(
   t: RefreshTable,
   family: string,
+  change: (e: RefreshEntry) => RefreshEntry | undefined,
 ): { table: RefreshTable; revoked: { jti: string; exp: number }[] } {
   const table: RefreshTable = {};
   const revoked: { jti: string; exp: number }[] = [];
   for (const [k, e] of Object.entries(t)) {
-    if (e.family === family) {
-      revoked.push(e.access);
-      table[k] = { ...e, used: true };
-    } else table[k] = e;
+    if (e.family !== family) {
+      table[k] = e;
+      continue;
+    }
+    revoked.push(e.access);
+    const next = change(e);
+    if (next) table[k] = next;
   }
   return { table, revoked };
 }
 
-function dropFamily(
-  t: RefreshTable,
-  family: string,
-): { table: RefreshTable; revoked: { jti: string; exp: number }[] } {
-  const table: RefreshTable = {};
-  const revoked: { jti: string; exp: number }[] = [];
-  for (const [k, e] of Object.entries(t)) {
-    if (e.family === family) revoked.push(e.access);
-    else table[k] = e;
-  }
-  return { table, revoked };
-}
+/** Marks every token of a family spent (kept, so that the family is found again until dropped). */
+const spendFamily = (t: RefreshTable, family: string) =>
+  changeFamily(t, family, (e) => ({ ...e, used: true }));
+
+/** Removes a family. */
+const dropFamily = (t: RefreshTable, family: string) => changeFamily(t, family, () => undefined);
 
 export function openRefreshTokenStore(path: string, now: () => number = Date.now): RefreshTokenStore {
   return new RefreshTokenStore(
