@@ -1,6 +1,6 @@
 import { toolsFor, type PluginServices } from '../../kernel/sdk/index.ts';
 import type { VosState } from '../_shared/tools/plugin-state.ts';
-import { retryPolicyOf } from '../_shared/axl/transport.ts';
+import { requestOptionsOf } from '../_shared/axl/transport.ts';
 import { shellPoolOptions, VosShellPool } from '../_shared/vos/shell-pool.ts';
 import { CupiClients } from './cupi/cupi-clients.ts';
 
@@ -12,8 +12,8 @@ export interface CucShared extends VosState {
 export function setupCuc(services: PluginServices): CucShared {
   const io = services.settings.nodeIo;
   return {
-    cupi: new CupiClients(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
-    shells: new VosShellPool(io ? shellPoolOptions(io) : {}),
+    cupi: new CupiClients(requestOptionsOf(io)),
+    shells: new VosShellPool(shellPoolOptions(io)),
   };
 }
 

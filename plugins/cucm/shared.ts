@@ -1,5 +1,5 @@
 import { toolsFor, type NodeIoSettings, type PluginServices } from '../../kernel/sdk/index.ts';
-import { retryPolicyOf } from '../_shared/axl/transport.ts';
+import { requestOptionsOf } from '../_shared/axl/transport.ts';
 import { closeAxlVosState, createAxlVosState, productSchemaRoot } from '../_shared/tools/create-state.ts';
 import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
 import { RisService } from './ris/ris-service.ts';
@@ -18,7 +18,7 @@ export function setupCucm(services: PluginServices): CucmShared {
     ris: new RisService({
       schemaCache: productSchemaRoot(services.dirs.schemaCache, 'cucm'),
       downloadTool: 'cucm_download_ris_toolkit',
-      ...(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
+      ...requestOptionsOf(io),
     }),
     ...(io ? { nodeIo: io } : {}),
   };

@@ -49,6 +49,14 @@ export function retryPolicyOf(io: NodeIoSettings): RetryPolicy {
   return { backoffMs: exponentialBackoff(io.attempts, io.retryBaseMs), budgetMs: io.budgetMs };
 }
 
+/** The retry policy and per-attempt timeout of an HTTP(S) client from the settings; unset: its defaults. */
+export function requestOptionsOf(io: NodeIoSettings | undefined): {
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+} {
+  return io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {};
+}
+
 /** Jitter spreads retries of many clients over +/-25 % of the step so they do not hit the node together. */
 export function jittered(ms: number): number {
   return Math.round(ms * (0.75 + Math.random() * 0.5));

@@ -4,7 +4,7 @@ import type { NodeIoSettings, Product } from '../../../kernel/sdk/index.ts';
 import { HeldAnswers } from '../axl/answer-cursor.ts';
 import { AxlConnections } from '../axl/connections.ts';
 import { AxlSchemaCache } from '../axl/schema-cache.ts';
-import { retryPolicyOf } from '../axl/transport.ts';
+import { requestOptionsOf } from '../axl/transport.ts';
 import { shellPoolOptions, VosShellPool } from '../vos/shell-pool.ts';
 import type { AxlState, VosState } from './plugin-state.ts';
 
@@ -26,10 +26,10 @@ export function createAxlVosState(
     axl: new AxlConnections({
       product,
       cache,
-      ...(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
+      ...requestOptionsOf(io),
     }),
     held: new HeldAnswers(),
-    shells: new VosShellPool(io ? shellPoolOptions(io) : {}),
+    shells: new VosShellPool(shellPoolOptions(io)),
   };
 }
 

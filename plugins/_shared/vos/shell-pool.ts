@@ -10,6 +10,7 @@ import {
 import { timeBudget, validateCommand, type RunOptions } from './command-policy.ts';
 import { ShellClosedError, ShellSession, type CommandResult } from './shell-session.ts';
 import { NodeUnreachableError, sshAddress } from './ssh-connect.ts';
+import { exponentialBackoff } from '../axl/transport.ts';
 import { untilAborted } from '../node/abort.ts';
 
 export type VosProduct = 'cucm' | 'imp' | 'cuc';
@@ -39,10 +40,14 @@ export interface ShellPoolOptions {
   maxOutputBytes?: number;
 }
 
-/** The pool's options from the NODE_* settings: exponential retry delays, handshake and connect budgets. */
-export function shellPoolOptions(io: NodeIoSettings): ShellPoolOptions {
+/**
+ * The pool's options from the NODE_* settings: exponential retry delays, handshake and connect budgets;
+ * unset: the pool's defaults.
+ */
+export function shellPoolOptions(io: NodeIoSettings | undefined): ShellPoolOptions {
+  if (!io) return {};
   return {
-    retryDelaysMs: Array.from({ length: Math.max(0, io.attempts - 1) }, (_, i) => io.retryBaseMs * 2 ** i),
+    retryDelaysMs: exponentialBackoff(io.attempts, io.retryBaseMs),
     retryJitterMs: Math.min(250, Math.round(io.retryBaseMs / 2)),
     readyTimeoutMs: Math.min(20_000, io.timeoutMs),
     connectBudgetMs: io.budgetMs,
