@@ -12,6 +12,7 @@ import type { WatchdogRunner } from './watchdogs/runner.ts';
 import type { Vault } from './vault/index.ts';
 import type { IntegrityChecker } from './integrity/index.ts';
 import type { LicenseGate } from './license/index.ts';
+import type { NodeAddressPolicy } from './net/node-address-policy.ts';
 
 export type LicenseState = 'VALID' | 'GRACE' | 'EXPIRED' | 'INVALID';
 
@@ -59,4 +60,6 @@ export interface KernelRuntime {
   vault: Vault;
   integrity: IntegrityChecker;
   licenseGate: LicenseGate;
+  /** Where managed nodes may be (NODE_ALLOWED_NETWORKS); learns the server's own listener at step 11. */
+  nodeAddresses: NodeAddressPolicy;
 }

@@ -1,5 +1,5 @@
 // `npm run lab`: starts the simulated nodes, prints how to reach them, writes LAB_INFO, stops on a signal.
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startLab } from './index.ts';
 import type { Lab, LabInfo, LabOptions } from './types.ts';
@@ -78,6 +78,8 @@ if (stopping) {
 }
 const infoPath = resolve(process.env.LAB_INFO ?? 'lab-info.json');
 writeFileSync(infoPath, `${JSON.stringify(lab.info, null, 2)}\n`, { mode: 0o600 });
+// `mode` applies to a new file only: a LAB_INFO left readable by an earlier run is tightened too.
+chmodSync(infoPath, 0o600);
 console.log(describe(lab.info));
 console.log(`\nStarted in ${Date.now() - started} ms. Node details and the lab CA: ${infoPath}`);
 console.log('Press Ctrl-C to stop.');

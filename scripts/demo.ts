@@ -2,8 +2,8 @@
 // throw-away demo vendor. Prints how to connect an MCP client; writes STATE_DIR/demo.json.
 // Settings: STATE_DIR (default .demo/state), DEMO_DIR (default .demo), SERVER_PORT (default 8443),
 // LAB_PROFILE (weak | hardened). Stops cleanly on Ctrl-C / SIGTERM.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { startLab } from '../lab/index.ts';
 import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
 import { prefetchSchemas } from '../lab/demo/prefetch-schemas.ts';
@@ -17,6 +17,16 @@ const DEMO_CLIENTS = [
   { name: 'demo-auditor', profile: 'auditor' },
 ];
 
+/**
+ * A file holding lab passwords (lab-info.json, demo.json): 0600 when created, and tightened when an
+ * earlier run (or an older version) left it readable by others; its folder 0700 when the demo makes it.
+ */
+function writePrivate(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
 const step = (n: number, total: number, what: string): void => {
   process.stdout.write(`[${n}/${total}] ${what}\n`);
 };
@@ -25,6 +35,7 @@ async function main(): Promise<void> {
   const demoDir = resolve(process.env.DEMO_DIR || join(PROJECT_ROOT, '.demo'));
   const stateDir = resolve(process.env.STATE_DIR || join(demoDir, 'state'));
   const port = process.env.SERVER_PORT || '8443';
+  mkdirSync(demoDir, { recursive: true, mode: 0o700 });
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 
   step(1, 5, 'signing a demo install and issuing a demo license');
@@ -33,7 +44,7 @@ async function main(): Promise<void> {
   step(2, 5, 'starting the lab (CUCM, IM&P, Unity Connection, phones, VOS CLI)');
   const profile = process.env.LAB_PROFILE === 'hardened' ? 'hardened' : 'weak';
   const lab = await startLab({ stateDir: join(demoDir, 'lab'), profile });
-  writeFileSync(
+  writePrivate(
     process.env.LAB_INFO || join(stateDir, 'lab-info.json'),
     `${JSON.stringify(lab.info, null, 2)}\n`,
   );
@@ -56,6 +67,8 @@ async function main(): Promise<void> {
     SERVER_PORT: port,
     INTEGRITY_MODE: 'enforce',
     AUTH_CLIENTS: DEMO_CLIENTS.map((c) => `${c.name}:${c.profile}:cucm+imp+cuc`).join(','),
+    // The lab's nodes all listen on loopback; nothing else is a node here.
+    NODE_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     LOGGING_CONSOLE_ENABLED: '0',
   });
   let stopping = false;
@@ -96,7 +109,7 @@ async function main(): Promise<void> {
     schemas_cached: schemas,
     lab: lab.info,
   };
-  writeFileSync(join(stateDir, 'demo.json'), `${JSON.stringify(demo, null, 2)}\n`);
+  writePrivate(join(stateDir, 'demo.json'), `${JSON.stringify(demo, null, 2)}\n`);
 
   const admin = clients[0]?.token_file ?? '';
   process.stdout.write(`

@@ -1,4 +1,5 @@
 import { AuditUnavailableError } from '../errors/index.ts';
+import { toJsonLine } from '../logging/json-line.ts';
 import { redact } from '../logging/redact.ts';
 import { RotatingFile, type RotatingFileOptions } from '../logging/rotating-file.ts';
 
@@ -63,7 +64,7 @@ export class AuditLog {
       ...clipAll(fields),
     }) as AuditRecord;
     try {
-      this.file.writeLine(JSON.stringify(record));
+      this.file.writeLine(toJsonLine(record));
     } catch (err) {
       throw new AuditUnavailableError('the audit log cannot be written; the operation was refused', {
         cause: err,

@@ -16,6 +16,11 @@ export interface AuthFailure {
    * signed that are merely expired or revoked do not; neither does a request that carries no credentials.
    */
   counts: boolean;
+  /**
+   * The failure was reserved and counted before the check ran (the secret verification gate): only the
+   * listing is decided here, so a failure is never counted twice.
+   */
+  counted?: boolean;
   [field: string]: unknown;
 }
 
@@ -35,11 +40,22 @@ export class AuthEvents {
   }
 
   async failure(f: AuthFailure): Promise<void> {
-    const { status, ip, client, reason, counts, ...extra } = f;
+    const { status, ip, client, reason, counts, counted = false, ...extra } = f;
     this.audit.write({ event: 'AUTH', status, ip, ...(client ? { client } : {}), reason, ...extra });
     this.metrics.authFailures.inc();
     this.metrics.authFailuresByClient.inc({ client: client ?? 'unknown', status });
-    if (counts) await this.blacklist.recordFailure(ip, client);
+    if (counts || counted) await this.blacklist.recordFailure(ip, client, { counted });
+  }
+
+  /** A request refused before its credentials were looked at (listed address, too many attempts). */
+  blocked(fields: {
+    ip: string;
+    path: string;
+    reason: string;
+    retry_after_s: number;
+    [field: string]: unknown;
+  }): void {
+    this.audit.write({ event: 'AUTH', status: 'AUTH_BLOCKED', ...fields });
   }
 
   issued(fields: {

@@ -22,12 +22,28 @@ export interface BlacklistSettings {
 
 export type BlacklistCheck = { blocked: false } | { blocked: true; retryAfterSeconds: number };
 
+/** A failure counted in advance for a credential check about to run; settled once it has run. */
+export type FailureReservation =
+  | { ok: true; settle(outcome: 'failed' | 'succeeded'): void }
+  | { ok: false; why: 'blocked' | 'threshold'; retryAfterSeconds: number };
+
 /**
  * Temporary IP blacklist (spec: IP blacklist state). Failures are counted per IP in a sliding window;
  * reaching the threshold lists the IP for a fixed time. The list is persisted (secrets/ip_blacklist.json)
  * so a restart keeps a block; the failure window is not (a restart forgives failures short of a block).
+ *
+ * Concurrency: an expensive check (a client secret) reserves its failure before it runs, so parallel
+ * guesses cannot all be evaluated before the first of them is counted: failures in the window plus
+ * checks in flight never exceed the threshold. A listing applies from the moment it is decided, not
+ * once the file is written. Reservations are per instance, like the failure window.
  */
 export class IpBlacklist {
+  private readonly key = (ip: string): string => `auth-fail:${ip}`;
+  /** Listings decided whose write has not completed (or failed: the block still holds in memory). */
+  private readonly pending = new Map<string, number>();
+  /** Credential checks in flight per address, each already counted as a failure. */
+  private readonly reserved = new Map<string, number>();
+
   constructor(
     private readonly store: DocumentStore<BlacklistTable>,
     private readonly window: SlidingWindowStore,
@@ -38,28 +54,72 @@ export class IpBlacklist {
 
   /** Whether `ip` is blocked now; an entry found expired is released (and audited) on the way. */
   async check(ip: string): Promise<BlacklistCheck> {
-    const entry = this.store.read()[ip];
-    if (!entry) return { blocked: false };
     const now = this.now();
-    if (entry.until > now) return { blocked: true, retryAfterSeconds: Math.ceil((entry.until - now) / 1000) };
-    await this.release([ip], 'next_request');
+    const until = this.blockedUntil(ip, now);
+    if (until > now) return { blocked: true, retryAfterSeconds: Math.ceil((until - now) / 1000) };
+    if (this.store.read()[ip]) await this.release([ip], 'next_request');
     return { blocked: false };
   }
 
-  /** Counts one authentication failure; true when it put the IP on the list. */
-  async recordFailure(ip: string, client?: string): Promise<boolean> {
+  /**
+   * Reserves one failure for a credential check about to run (synchronously: no other request can
+   * slip in between the decision and the reservation). Refused when the address is listed or when its
+   * failures plus the checks already in flight reach the threshold. `settle('succeeded')` gives the
+   * reservation back; `settle('failed')` turns it into a counted failure, after which recordFailure
+   * with `counted: true` decides the listing.
+   */
+  reserve(ip: string): FailureReservation {
     const now = this.now();
-    if ((this.store.read()[ip]?.until ?? 0) > now) return false;
+    const until = this.blockedUntil(ip, now);
+    if (until > now) return { ok: false, why: 'blocked', retryAfterSeconds: Math.ceil((until - now) / 1000) };
     const { windowMs, threshold, durationMs } = this.settings;
-    const hit = this.window.hit(`auth-fail:${ip}`, windowMs, threshold, now);
-    if (hit.admitted && hit.count < threshold) return false;
+    const failures = this.window.count(this.key(ip), windowMs, now);
+    const inFlight = this.reserved.get(ip) ?? 0;
+    if (failures + inFlight >= threshold) {
+      // Failures alone at the threshold: a listing is on its way. Otherwise the checks in flight
+      // decide within about one verification.
+      const retryAfterSeconds = failures >= threshold ? Math.ceil(durationMs / 1000) : 1;
+      return { ok: false, why: 'threshold', retryAfterSeconds };
+    }
+    this.reserved.set(ip, inFlight + 1);
+    let settled = false;
+    return {
+      ok: true,
+      settle: (outcome) => {
+        if (settled) return;
+        settled = true;
+        const left = (this.reserved.get(ip) ?? 1) - 1;
+        if (left > 0) this.reserved.set(ip, left);
+        else this.reserved.delete(ip);
+        const at = this.now();
+        if (outcome === 'failed' && this.blockedUntil(ip, at) <= at)
+          this.window.hit(this.key(ip), windowMs, threshold, at);
+      },
+    };
+  }
+
+  /**
+   * Counts one authentication failure (or, with `counted`, one a settled reservation already counted)
+   * and lists the IP when the failures reach the threshold; true when this call listed it.
+   */
+  async recordFailure(ip: string, client?: string, opts: { counted?: boolean } = {}): Promise<boolean> {
+    const now = this.now();
+    if (this.blockedUntil(ip, now) > now) return false;
+    const { windowMs, threshold, durationMs } = this.settings;
+    const count = opts.counted
+      ? this.window.count(this.key(ip), windowMs, now)
+      : this.window.hit(this.key(ip), windowMs, threshold, now).count;
+    if (count < threshold) return false;
     const entry: BlacklistEntry = {
       since: new Date(now).toISOString(),
       until: now + durationMs,
       failures: threshold,
     };
+    // Decided now: the failures that arrive while the file is written are refused, not counted again.
+    this.pending.set(ip, entry.until);
+    this.window.reset(this.key(ip));
     await this.store.update((t) => ({ ...t, [ip]: entry }));
-    this.window.reset(`auth-fail:${ip}`);
+    this.pending.delete(ip);
     this.audit.write({
       event: 'AUTH',
       status: 'IP_BLACKLISTED',
@@ -85,6 +145,13 @@ export class IpBlacklist {
   activeCount(): number {
     const now = this.now();
     return Object.values(this.store.read()).filter((e) => e.until > now).length;
+  }
+
+  /** Until when `ip` is blocked (Unix ms; in the past when it is not), pending listings included. */
+  private blockedUntil(ip: string, now: number): number {
+    const pending = this.pending.get(ip);
+    if (pending !== undefined && pending <= now) this.pending.delete(ip);
+    return Math.max(pending ?? 0, this.store.read()[ip]?.until ?? 0);
   }
 
   private async release(ips: string[], noticedBy: 'next_request' | 'sweep'): Promise<string[]> {

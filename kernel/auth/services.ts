@@ -17,6 +17,7 @@ import { PendingAuthorizations } from './pending-authorizations.ts';
 import { type RefreshTokenStore, openRefreshTokenStore } from './refresh-tokens.ts';
 import { type RevocationList, openRevocationList } from './revocation-list.ts';
 import { oauthUrls, type OAuthUrls } from './urls.ts';
+import { SecretVerificationGate } from './verification-gate.ts';
 
 /** The authorization server's state and services, shared by the routes, the middleware and startup. */
 export interface AuthServices {
@@ -28,7 +29,8 @@ export interface AuthServices {
   pending: PendingAuthorizations;
   blacklist: IpBlacklist;
   ledger: IssuedTokenLedger;
-  secrets: ClientSecretVerifier;
+  /** Every client secret check goes through here (blacklist reservation, concurrency bounds). */
+  secrets: SecretVerificationGate;
   events: AuthEvents;
   settings: {
     accessTokenTtlSeconds: number;
@@ -89,7 +91,10 @@ export function createAuthServices(deps: {
     pending: new PendingAuthorizations(new MemoryDocumentStore({}), clock),
     blacklist,
     ledger,
-    secrets: new ClientSecretVerifier(config.AUTH_BCRYPT_COST),
+    secrets: new SecretVerificationGate(new ClientSecretVerifier(config.AUTH_BCRYPT_COST), blacklist, {
+      global: config.AUTH_MAX_CONCURRENT_VERIFICATIONS,
+      perIp: config.AUTH_MAX_CONCURRENT_VERIFICATIONS_PER_IP,
+    }),
     events: new AuthEvents(audit, metrics, blacklist),
     settings: {
       accessTokenTtlSeconds: config.AUTH_ACCESS_TOKEN_TTL_SECONDS,

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/index.ts';
-import { redirectUriProblem } from './redirect-uri.ts';
+import { redirectUriProblem, shownUri } from './redirect-uri.ts';
 
 /** Managed products a client may be scoped to. */
 export const PRODUCTS = ['cucm', 'imp', 'cuc'] as const;
@@ -27,7 +27,7 @@ export function parseAuthClients(raw: string, profiles: ReadonlySet<string>): Cl
     .map((e) => e.trim())
     .filter((e) => e.length > 0);
   for (const [index, entry] of entries.entries()) {
-    const where = `AUTH_CLIENTS entry ${index + 1} ("${entry}")`;
+    const where = `AUTH_CLIENTS entry ${index + 1} ("${shownUri(entry)}")`;
     const parts = entry.split(':');
     if (parts.length < 3) throw new ConfigError(`${where}: expected name:profile:products[:redirect_uris]`);
     const [name, profile, productField] = parts.map((p) => p.trim()) as [string, string, string];
@@ -67,7 +67,7 @@ function parseRedirectUris(field: string, where: string): string[] {
   const uris = field.split('|').map((u) => u.trim());
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw new ConfigError(`${where}: redirect URI "${uri}" ${problem}`);
+    if (problem) throw new ConfigError(`${where}: redirect URI "${shownUri(uri)}" ${problem}`);
   }
   return [...new Set(uris)];
 }

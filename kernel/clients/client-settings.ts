@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
 import { writeJsonAtomic } from '../store/atomic-file.ts';
-import { redirectUriProblem } from './redirect-uri.ts';
+import { redirectUriProblem, shownUri } from './redirect-uri.ts';
 
 // clients/<name>/client.json: the operator's per-client settings. Narrowing only ever restricts what the
 // profile grants (the RBAC layer intersects allowlists and takes the lower rate limit); it never widens.
@@ -72,7 +72,8 @@ export function readClientSettings(client: string, path: string): ClientSettings
   }
   for (const uri of parsed.data.redirect_uris) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw new ConfigError(`client "${client}": ${path}: redirect URI "${uri}" ${problem}`);
+    if (problem)
+      throw new ConfigError(`client "${client}": ${path}: redirect URI "${shownUri(uri)}" ${problem}`);
   }
   return {
     redirectUris: parsed.data.redirect_uris,

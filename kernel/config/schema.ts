@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowEntry } from '../net/node-address-policy.ts';
 
 // Every setting the server reads. Each key has its default here and a documented line in .env.example;
 // a test keeps the two in step.
@@ -51,16 +52,32 @@ export const configSchema = z
     AUTH_BLACKLIST_THRESHOLD: positiveInt.default(10),
     AUTH_BLACKLIST_WINDOW_SECONDS: positiveInt.default(300),
     AUTH_BLACKLIST_DURATION_SECONDS: positiveInt.default(900),
+    AUTH_MAX_CONCURRENT_VERIFICATIONS: positiveInt.max(64).default(3),
+    AUTH_MAX_CONCURRENT_VERIFICATIONS_PER_IP: positiveInt.max(64).default(2),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
     INTEGRITY_MODE: z.enum(['enforce', 'warn']).default('enforce'),
     INTEGRITY_CHECK_HOURS: positiveInt.max(8760).default(24),
     LICENSE_CHECK_SECONDS: positiveInt.min(10).default(3600),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     REPORT_MAX_BYTES: positiveInt.max(1_073_741_824).default(10_485_760),
+    REPORT_EXPORT_MAX_BYTES: positiveInt.max(1_073_741_824).default(2_097_152),
+    REPORT_RENDER_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(15_000),
+    REPORT_RENDER_MEMORY_MB: positiveInt.min(16).max(4096).default(256),
+    REPORT_PDF_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(60_000),
+    REPORTS_MAX_PER_CLIENT: positiveInt.max(10_000).default(200),
+    REPORTS_MAX_BYTES_PER_CLIENT: positiveInt.max(1_099_511_627_776).default(268_435_456),
     NODE_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(60_000),
     NODE_BUDGET_MS: positiveInt.min(100).max(3_600_000).default(120_000),
     NODE_RETRY_ATTEMPTS: positiveInt.max(10).default(4),
     NODE_RETRY_BASE_MS: positiveInt.max(60_000).default(500),
+    NODE_ALLOWED_NETWORKS: list.default([]).superRefine((entries, ctx) => {
+      for (const e of entries)
+        if (!parseAllowEntry(e))
+          ctx.addIssue({
+            code: 'custom',
+            message: `${e} is not a CIDR, an IP address, a host name or *.domain`,
+          });
+    }),
     BACKUP_ENABLED: flag.default(true),
     BACKUP_INTERVAL_HOURS: positiveInt.max(8760).default(168),
     BACKUP_RETENTION_COUNT: positiveInt.max(1000).default(10),

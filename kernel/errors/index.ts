@@ -80,6 +80,14 @@ export class TransportRejectedError extends KernelError {
   readonly code = 'TRANSPORT_REJECTED';
   readonly status = 403;
 }
+/**
+ * A managed node's address is refused by the node address policy (NODE_ALLOWED_NETWORKS and the
+ * addresses always refused): nothing was sent, whether or not anything listens there.
+ */
+export class NodeAddressDeniedError extends KernelError {
+  readonly code = 'NODE_ADDRESS_DENIED';
+  readonly status = 403;
+}
 export class BadRequestError extends KernelError {
   readonly code = 'BAD_REQUEST';
   readonly status = 400;
@@ -111,6 +119,16 @@ export class ExportUnavailableError extends KernelError {
   readonly code = 'EXPORT_UNAVAILABLE';
   readonly status = 503;
 }
+/** A report is over the export bounds or too complex to render within the renderer's time and memory. */
+export class ReportTooComplexError extends KernelError {
+  readonly code = 'REPORT_TOO_COMPLEX';
+  readonly status = 422;
+}
+/** A write or export would take the client's reports past REPORTS_MAX_PER_CLIENT or REPORTS_MAX_BYTES_PER_CLIENT. */
+export class ReportQuotaExceededError extends KernelError {
+  readonly code = 'REPORT_QUOTA_EXCEEDED';
+  readonly status = 403;
+}
 /** Anything unexpected: the caller sees only the reference, app.log has the detail. */
 export class InternalError extends KernelError {
   readonly code = 'INTERNAL_ERROR';
@@ -136,6 +154,7 @@ export const ERROR_CODES = [
   'CUPIError',
   'IntegrityError',
   'TRANSPORT_REJECTED',
+  'NODE_ADDRESS_DENIED',
   'BAD_REQUEST',
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
@@ -143,6 +162,8 @@ export const ERROR_CODES = [
   'STARTUP_FAILED',
   'AUDIT_UNAVAILABLE',
   'EXPORT_UNAVAILABLE',
+  'REPORT_TOO_COMPLEX',
+  'REPORT_QUOTA_EXCEEDED',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

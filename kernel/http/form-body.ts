@@ -44,10 +44,11 @@ export function readQuery(ctx: KernelContext): Map<string, string> {
 }
 
 /**
- * Collects the body up to `maxBytes`. Past the cap it stops listening (without destroying the socket,
- * so the 413 still reaches the caller) and the connection is closed after the answer.
+ * Collects the body up to `maxBytes` (FormBodyError 413 past it). Past the cap it stops listening
+ * (without destroying the socket, so the 413 still reaches the caller) and the connection is closed
+ * after the answer.
  */
-function readCapped(ctx: KernelContext, maxBytes: number): Promise<Buffer> {
+export function readCapped(ctx: KernelContext, maxBytes: number): Promise<Buffer> {
   const req = ctx.req;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -7,6 +8,7 @@ import type { Config } from '../config/schema.ts';
 import type { AppLogger } from '../logging/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { TlsMaterial } from '../tls/certificate.ts';
+import { HSTS_HEADER, HSTS_VALUE, TLS_POLICY } from './transport-security.ts';
 
 export interface HttpsServerHandle {
   server: Server;
@@ -15,7 +17,10 @@ export interface HttpsServerHandle {
   close(graceMs: number): Promise<void>;
 }
 
-/** The HTTPS listener: TLS 1.2 and 1.3 only; every failed handshake is a TRANSPORT audit event. */
+/**
+ * The HTTPS listener: TLS 1.2 and 1.3 with forward-secret AEAD suites only; every failed handshake is a
+ * TRANSPORT audit event; every answer, whoever writes it, carries Strict-Transport-Security.
+ */
 export function createHttpsServer(
   tls: TlsMaterial,
   handler: Parameters<typeof createServer>[1],
@@ -26,9 +31,7 @@ export function createHttpsServer(
       key: tls.key,
       cert: tls.cert,
       ...(tls.ca ? { ca: tls.ca } : {}),
-      minVersion: 'TLSv1.2',
-      maxVersion: 'TLSv1.3',
-      honorCipherOrder: true,
+      ...TLS_POLICY,
       maxHeaderSize: deps.config.HTTP_MAX_HEADER_BYTES,
       requestTimeout: deps.config.HTTP_REQUEST_TIMEOUT_MS,
       // Node enforces requestTimeout when it sweeps connections, every 30 s by default: sweep each second,
@@ -38,7 +41,12 @@ export function createHttpsServer(
       // (Node's own refusal is a bare 400); /health still answers it, as it answers any Host.
       requireHostHeader: false,
     },
-    handler,
+    (req, res) => {
+      // Set before any handler runs, so the answer carries it whether Koa, the MCP transport (which
+      // writes its own head) or the placeholder before the app is attached writes it.
+      res.setHeader(HSTS_HEADER, HSTS_VALUE);
+      handler?.(req, res);
+    },
   );
   server.on('tlsClientError', (err: NodeJS.ErrnoException & { reason?: string }, socket: TLSSocket) => {
     // Plain disconnects before a handshake (port scanners, probes closing early) are not TLS alerts.
@@ -69,6 +77,17 @@ export function createHttpsServer(
     deps.log.debug({ code: err.code, status: refusal.status }, 'HTTP request refused by the parser');
     refuseOnSocket(socket, refusal);
   });
+  // An Expect other than 100-continue: without a listener Node answers a bare 417 itself.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = codedBody('BAD_REQUEST', 'the Expect header is not supported');
+    res.writeHead(417, {
+      [HSTS_HEADER]: HSTS_VALUE,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
+    res.end(body);
+  });
   // CONNECT (a proxy tunnel) is nothing this server offers; without a listener Node drops the socket.
   server.on('connect', (_req: unknown, socket: Socket) => {
     refuseOnSocket(socket, {
@@ -87,7 +106,12 @@ export function createHttpsServer(
   return {
     server,
     setCertificate(next: TlsMaterial) {
-      server.setSecureContext({ key: next.key, cert: next.cert, ...(next.ca ? { ca: next.ca } : {}) });
+      server.setSecureContext({
+        ...TLS_POLICY,
+        key: next.key,
+        cert: next.cert,
+        ...(next.ca ? { ca: next.ca } : {}),
+      });
     },
     close(graceMs: number) {
       return new Promise<void>((resolve) => {
@@ -114,12 +138,17 @@ interface Refusal {
 
 /** Answers on a socket no request handler owns, then closes it (at most a second later). */
 function refuseOnSocket(socket: Socket, r: Refusal): void {
-  const body = JSON.stringify({ error: r.error, message: r.message, request_id: randomUUID() });
+  const body = codedBody(r.error, r.message);
   socket.end(
-    `HTTP/1.1 ${r.status} ${r.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${r.status} ${r.reason}\r\n${HSTS_HEADER}: ${HSTS_VALUE}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+function codedBody(error: string, message: string): string {
+  return JSON.stringify({ error, message, request_id: randomUUID() });
 }
 
 function parserRefusal(

@@ -19,3 +19,4 @@ export type {
   IntegrityStatus,
 } from './types.ts';
 export { INTEGRITY_MODES } from './types.ts';
+export { integrityVerdict, integritySummary, type IntegrityVerdict } from './verdict.ts';

@@ -13,7 +13,7 @@ import { ProfileStore } from '../rbac/profile-store.ts';
 import { RateLimiter } from '../rbac/rate-limiter.ts';
 import { NO_NARROWING, type Narrowing } from '../rbac/policy.ts';
 import type { KernelRuntime, LicenseStatus } from '../runtime.ts';
-import type { KernelServices } from '../sdk/kernel-services.ts';
+import type { KernelServices, StatusOptions } from '../sdk/kernel-services.ts';
 import type { PluginSettings } from '../sdk/define.ts';
 import type { Product } from '../sdk/types.ts';
 import { MemorySlidingWindowStore } from '../store/sliding-window.ts';
@@ -37,6 +37,12 @@ export interface McpKernel {
   load: LoadResult;
   /** Applies the license: activates or hides product plugins and tells every session. */
   applyLicense(status: LicenseStatus): void;
+  /**
+   * Puts every registered bundle through the load gate again (after each integrity check) and unloads
+   * those it now refuses: their tools leave tools/list at once, sessions are told, calls get
+   * IntegrityError. Returns the ids unloaded.
+   */
+  recheckBundles(): string[];
   installer(auth: KernelMiddleware[]): RouteInstaller;
   close(): Promise<void>;
 }
@@ -52,7 +58,7 @@ export async function loadModules(
   opts: {
     gate: BundleGate;
     settings: PluginSettings;
-    status: () => Promise<Record<string, unknown>>;
+    status: (opts?: StatusOptions) => Promise<Record<string, unknown>>;
     integrity: () => Promise<Record<string, unknown> | null>;
     integrityOk: () => boolean;
     /** Extra bundle folders beside the shipped plugins/ (tests). */
@@ -77,6 +83,7 @@ export async function loadModules(
     status: opts.status,
     integrity: opts.integrity,
     integrityOk: opts.integrityOk,
+    nodeAddresses: rt.nodeAddresses,
   });
   const dirs = { reports: rt.paths.reports, schemaCache: rt.paths.schemaCache };
   const load = await loadPlugins({
@@ -124,12 +131,46 @@ export async function loadModules(
         );
       }
     },
+    recheckBundles() {
+      const unloaded: string[] = [];
+      for (const p of [...registry.plugins.values()]) {
+        const verdict = opts.gate(p.def.id, p.dir);
+        if (verdict.ok) continue;
+        const tools = [...registry.tools.values()].filter((x) => x.plugin === p).map((x) => x.name);
+        registry.unregister(p.def.id, verdict.reason);
+        unloaded.push(p.def.id);
+        rt.log.error(
+          { plugin: p.def.id, tools, reason: verdict.reason },
+          `plugin bundle ${p.def.id} unloaded at run time: ${verdict.reason}`,
+        );
+        try {
+          rt.audit.write({
+            event: 'SERVER',
+            status: 'PLUGIN_UNLOADED',
+            severity: 'CRITICAL',
+            plugin: p.def.id,
+            reason: verdict.reason,
+            tools,
+          });
+        } catch (err) {
+          // The INTEGRITY_FAIL record of the same check says why; unloading must not wait for the disk.
+          rt.log.error({ err, plugin: p.def.id }, 'the unloading of a plugin bundle could not be audited');
+        }
+        // Its pools and timers are released by the code loaded at startup (verified then), never re-read.
+        void Promise.resolve()
+          .then(() => p.def.teardown?.(p.shared))
+          .catch((err: unknown) => rt.log.error({ err, plugin: p.def.id }, 'plugin teardown failed'));
+      }
+      if (unloaded.length > 0) rt.modules = registry.activeProductModules();
+      return unloaded;
+    },
     installer(auth) {
       return mcpRoutes({
         sessions,
         auth,
         audit: rt.audit,
         maxBodyBytes: rt.config.HTTP_MAX_BODY_BYTES,
+        runner,
         makeServer: (caller, ip) =>
           createSessionServer(
             { name: rt.config.SERVER_NAME, version: PACKAGE_VERSION, registry, runner, kernel: services },

@@ -20,14 +20,16 @@ import { removeInterruptedWrites } from '../store/leftovers.ts';
 import { ensureTlsCertificate } from '../tls/certificate.ts';
 import { WatchdogRunner } from '../watchdogs/runner.ts';
 import { Vault } from '../vault/index.ts';
-import { IntegrityChecker, type PublisherKey } from '../integrity/index.ts';
+import { IntegrityChecker, integrityVerdict, type PublisherKey } from '../integrity/index.ts';
 import { LicenseGate } from '../license/index.ts';
 import { fullStatusReport } from '../status/report.ts';
 import { requireBearer } from '../http/middleware/bearer-auth.ts';
 import { loadModules, openProfiles, type McpKernel } from './mcp-wiring.ts';
 import type { ProfileStore } from '../rbac/profile-store.ts';
 import { tlsRenewalWatchdog } from '../tls/renewal-watchdog.ts';
+import { profilesDifferingFromDefaults } from './profile-drift.ts';
 import { runStep, type StepReport } from './steps.ts';
+import { NodeAddressPolicy, type NodeResolver } from '../net/node-address-policy.ts';
 import { backupWatchdog } from '../backup/watchdog.ts';
 import { removePidFile, writePidFile } from '../backup/server-process.ts';
 
@@ -44,6 +46,11 @@ export interface StartOptions {
    * this (tests that issue licenses in-process); no setting or file reaches it.
    */
   extraPublisherKeys?: PublisherKey[];
+  /**
+   * Name resolution of connections to managed nodes (tests: one that answers without the network).
+   * Only code can pass this; the system resolver otherwise.
+   */
+  nodeResolver?: NodeResolver;
 }
 
 export interface RunningKernel {
@@ -98,13 +105,27 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
   try {
     let profiles!: ProfileStore;
     await runStep(log, steps, 3, 'rbac-profiles', async () => {
-      const r = syncDefaultProfiles(join(PROJECT_ROOT, 'profiles', '_default'), paths.profiles);
+      const defaults = join(PROJECT_ROOT, 'profiles', '_default');
+      const r = syncDefaultProfiles(defaults, paths.profiles);
+      const differing = profilesDifferingFromDefaults(defaults, paths.profiles, r.kept);
+      if (differing.length > 0)
+        log.warn(
+          { profiles: differing },
+          `live profiles differ from the shipped defaults and were kept (never overwritten): ${differing.join(', ')}; ` +
+            'compare them with profiles/_default/ (its README.md states the least-privilege rule)',
+        );
       const opened = await openProfiles({ paths, log });
       profiles = opened.store;
       cleanups.push(() => profiles.close());
       return {
         outcome: 'ok',
-        detail: { copied: r.copied, kept: r.kept, loaded: opened.loaded, rejected: opened.rejected },
+        detail: {
+          copied: r.copied,
+          kept: r.kept,
+          differing,
+          loaded: opened.loaded,
+          rejected: opened.rejected,
+        },
       };
     });
     const clock = opts.clock ?? Date.now;
@@ -116,11 +137,21 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       intervalHours: config.INTEGRITY_CHECK_HOURS,
       clock,
     });
+    // Registered before step 4 (armed only at step 10): the start's check, and every on-demand one, is
+    // a run of this watchdog, so its state and gauge say at once what the last check found.
+    watchdogs.register(integrity.watchdog());
+    integrity.onReport((r) =>
+      watchdogs.record(
+        'integrity',
+        r.status === 'valid' ? undefined : `integrity check: ${r.status}${r.reason ? ` (${r.reason})` : ''}`,
+      ),
+    );
     await runStep(log, steps, 4, 'integrity', async () => {
       const r = await integrity.check();
-      // The step ran whatever the verdict: a failed check is a CRITICAL record, and the server keeps going.
+      // The server keeps going whatever the verdict (a failed check is a CRITICAL record), but the step
+      // says what was found: ok, warn (unsigned in warn mode) or failed.
       return {
-        outcome: 'ok',
+        outcome: integrityVerdict(r.status, config.INTEGRITY_MODE),
         detail: {
           status: r.status,
           mode: config.INTEGRITY_MODE,
@@ -224,6 +255,10 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       vault,
       integrity,
       licenseGate,
+      nodeAddresses: new NodeAddressPolicy({
+        allowed: config.NODE_ALLOWED_NETWORKS,
+        ...(opts.nodeResolver ? { resolver: opts.nodeResolver } : {}),
+      }),
     };
 
     let mcp!: McpKernel;
@@ -234,6 +269,14 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
         settings: {
           chromiumPath: config.CHROMIUM_PATH,
           reportMaxBytes: config.REPORT_MAX_BYTES,
+          reportLimits: {
+            exportMaxBytes: config.REPORT_EXPORT_MAX_BYTES,
+            renderTimeoutMs: config.REPORT_RENDER_TIMEOUT_MS,
+            renderMemoryMb: config.REPORT_RENDER_MEMORY_MB,
+            pdfTimeoutMs: config.REPORT_PDF_TIMEOUT_MS,
+            maxFilesPerClient: config.REPORTS_MAX_PER_CLIENT,
+            maxBytesPerClient: config.REPORTS_MAX_BYTES_PER_CLIENT,
+          },
           nodeIo: {
             attempts: config.NODE_RETRY_ATTEMPTS,
             retryBaseMs: config.NODE_RETRY_BASE_MS,
@@ -241,7 +284,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
             budgetMs: config.NODE_BUDGET_MS,
           },
         },
-        status: () => fullStatusReport(runtime),
+        status: (o) => fullStatusReport(runtime, o),
         integrity: async () => (await integrity.check()) as unknown as Record<string, unknown>,
         integrityOk: () => integrity.last()?.status === 'valid',
         ...(opts.extraPluginDirs ? { extraPluginDirs: opts.extraPluginDirs } : {}),
@@ -255,6 +298,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       });
       // A publisher key that stops being vouched for (or starts) changes what the license is worth at once.
       integrity.onReport(() => void licenseGate.load());
+      // A bundle found tampered with at run time (watchdog or on-demand check) is unloaded at once.
+      integrity.onReport(() => mcp.recheckBundles());
       return {
         outcome: 'ok',
         detail: { registered: mcp.load.loaded, refused: mcp.load.refused, active: runtime.modules },
@@ -267,7 +312,6 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     await runStep(log, steps, 10, 'watchdogs', () => {
       watchdogs.register(tlsRenewalWatchdog(runtime, (m) => https.setCertificate(m)));
       watchdogs.register(authHousekeepingWatchdog(auth));
-      watchdogs.register(integrity.watchdog());
       watchdogs.register(licenseGate.watchdog());
       // Its first run waits for step 11, so the start's backup holds the state the start produced.
       if (config.BACKUP_ENABLED) watchdogs.register(backupWatchdog(runtime, { ready: startedPromise }));
@@ -290,6 +334,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
         { config, audit, log, metrics },
       );
       port = await listen(https, config.SERVER_HOST, config.SERVER_PORT);
+      const bound = https.server.address();
+      if (bound && typeof bound === 'object') runtime.nodeAddresses.addListener(bound.address, bound.port);
       cleanups.push(() => https.close(0));
       runtime.publicBaseUrl = config.PUBLIC_BASE_URL || `https://${urlHost(config.SERVER_HOST)}:${port}`;
       // Step 7's startup tokens carry the issuer, so they are written now, before the first request.

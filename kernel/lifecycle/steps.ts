@@ -1,11 +1,16 @@
 import type { AppLogger } from '../logging/app-log.ts';
 
-export type StepOutcome = 'ok' | 'deferred';
+/**
+ * `warn` and `failed` are verdicts of a step that ran and let the start go on (step 4: the server keeps
+ * running whatever the integrity check finds, but the log must not call a failed check `ok`). A step
+ * that throws is `failed` too, and stops the start.
+ */
+export type StepOutcome = 'ok' | 'deferred' | 'warn' | 'failed';
 
 export interface StepReport {
   step: number;
   name: string;
-  outcome: StepOutcome | 'failed';
+  outcome: StepOutcome;
   ms: number;
   detail?: Record<string, unknown>;
 }
@@ -34,7 +39,10 @@ export async function runStep(
       ...(detail ? { detail } : {}),
     };
     reports.push(report);
-    log?.info({ startup: report }, `startup step ${step} ${name}: ${outcome}`);
+    const line = `startup step ${step} ${name}: ${outcome}`;
+    if (outcome === 'failed') log?.error({ startup: report }, line);
+    else if (outcome === 'warn') log?.warn({ startup: report }, line);
+    else log?.info({ startup: report }, line);
   } catch (err) {
     const report: StepReport = { step, name, outcome: 'failed', ms: Math.round(performance.now() - started) };
     reports.push(report);

@@ -1,5 +1,6 @@
 import bunyan from 'bunyan';
 import type { Config } from '../config/schema.ts';
+import { toJsonLine } from './json-line.ts';
 import { redact } from './redact.ts';
 import { RotatingFile } from './rotating-file.ts';
 
@@ -10,7 +11,7 @@ class RedactingFileStream {
   constructor(private readonly file: RotatingFile) {}
   write(rec: Record<string, unknown>): void {
     try {
-      this.file.writeLine(JSON.stringify(redactRecord(rec)));
+      this.file.writeLine(toJsonLine(redactRecord(rec)));
     } catch (err) {
       // app.log is diagnostic: a full disk must not take the server down (audit.log is the one that refuses).
       process.stderr.write(`app.log write failed: ${(err as Error).message}\n`);
@@ -20,7 +21,7 @@ class RedactingFileStream {
 
 class ConsoleStream {
   write(rec: Record<string, unknown>): void {
-    process.stdout.write(`${JSON.stringify(redactRecord(rec))}\n`);
+    process.stdout.write(`${toJsonLine(redactRecord(rec))}\n`);
   }
 }
 

@@ -30,20 +30,24 @@ export function scrubText(text: string): string {
   return out;
 }
 
-export function redact(value: unknown, depth = 0): unknown {
+/** A field that also counts as secret, beyond SECRET_KEYS (the support bundle's broader rule). */
+export type SecretField = (key: string, value: unknown) => boolean;
+
+export function redact(value: unknown, depth = 0, alsoSecret?: SecretField): unknown {
   if (typeof value === 'string') return scrubText(value);
   // A Date (bunyan's `time`) is kept whole: it has no own properties to copy.
   if (depth > 8 || value === null || typeof value !== 'object' || value instanceof Date) return value;
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof Error) return redact(serializeError(value), depth + 1);
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1, alsoSecret));
+  if (value instanceof Error) return redact(serializeError(value), depth + 1, alsoSecret);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const secret = SECRET_KEYS.test(k) || (alsoSecret?.(k, v) ?? false);
     out[k] =
-      SECRET_KEYS.test(k) && v !== undefined && v !== null && v !== ''
+      secret && v !== undefined && v !== null && v !== ''
         ? REDACTED
         : HOST_KEYS.test(k) && typeof v === 'string' && v.includes('@')
           ? `${REDACTED}${v.slice(v.lastIndexOf('@'))}`
-          : redact(v, depth + 1);
+          : redact(v, depth + 1, alsoSecret);
   }
   return out;
 }

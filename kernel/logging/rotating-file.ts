@@ -16,6 +16,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { asciiJson } from './json-line.ts';
 
 export interface RotatingFileOptions {
   path: string;
@@ -55,10 +56,14 @@ export class RotatingFile {
     for (const leftover of this.uncompressedArchives()) this.enqueueCompression(leftover);
   }
 
-  /** Appends one line (a newline is added). Throws if the line cannot be written. */
+  /**
+   * Appends one JSON line (a newline is added). Anything outside printable ASCII is escaped first, so
+   * whatever a caller serialised, the record can never span two lines (json-line.ts says why).
+   * Throws if the line cannot be written.
+   */
   writeLine(line: string): void {
     if (this.closed) throw new Error(`log file closed: ${basename(this.path)}`);
-    const buf = Buffer.from(`${line}\n`, 'utf8');
+    const buf = Buffer.from(`${asciiJson(line)}\n`, 'utf8');
     if (this.size > 0 && this.size + buf.length > this.opts.maxBytes) this.rotate();
     const start = fstatSync(this.fd).size;
     try {

@@ -1,6 +1,11 @@
 import { NotFoundError, ProfilePermissionError, BadRequestError } from '../errors/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { PluginRegistry, RegisteredPrompt, RegisteredResource } from '../plugins/registry.ts';
+import {
+  publishedDocs,
+  type PluginRegistry,
+  type RegisteredPrompt,
+  type RegisteredResource,
+} from '../plugins/registry.ts';
 import { effectiveProducts, rateWindow, toolPermitted, type Narrowing } from '../rbac/policy.ts';
 import type { Profile } from '../rbac/profile-schema.ts';
 import type { RateLimiter } from '../rbac/rate-limiter.ts';
@@ -11,7 +16,9 @@ import type {
   CatalogueTool,
   KernelServices,
   PermissionMatrix,
+  StatusOptions,
 } from '../sdk/kernel-services.ts';
+import type { NodeAddressGuard } from '../net/node-address-policy.ts';
 import type { CallerInfo, Module, Product, Service } from '../sdk/types.ts';
 
 export interface KernelServicesDeps {
@@ -25,9 +32,10 @@ export interface KernelServicesDeps {
   limiter: RateLimiter;
   metrics: Metrics;
   license: () => LicenseStatus;
-  status: () => Promise<Record<string, unknown>>;
+  status: (opts?: StatusOptions) => Promise<Record<string, unknown>>;
   integrity: () => Promise<Record<string, unknown> | null>;
   integrityOk: () => boolean;
+  nodeAddresses: NodeAddressGuard;
 }
 
 const SERVICES: Record<Module, Service[]> = {
@@ -90,31 +98,10 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
             required: a.required,
           })),
         }));
-      const docs: CatalogueDoc[] = [];
-      for (const r of d.registry.activeResources().filter((x) => docVisible(caller, profile, x))) {
-        docs.push({
-          uri: r.uri,
-          name: r.def.name,
-          title: r.def.title,
-          description: r.def.description,
-          module: r.plugin.def.module,
-          mimeType: r.def.mimeType,
-          template: Boolean(r.template),
-        });
-        if (r.template && r.def.list) {
-          for (const m of r.def.list(r.plugin.shared)) {
-            docs.push({
-              uri: r.uri.replace(`{${r.template.variable}}`, encodeURIComponent(m.name)),
-              name: m.name,
-              title: m.title,
-              description: m.description ?? r.def.description,
-              module: r.plugin.def.module,
-              mimeType: r.def.mimeType,
-              template: false,
-            });
-          }
-        }
-      }
+      const docs: CatalogueDoc[] = d.registry
+        .activeResources()
+        .filter((x) => docVisible(caller, profile, x))
+        .flatMap(publishedDocs);
       return { tools, prompts, docs };
     },
 
@@ -206,5 +193,6 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
     },
 
     checkIntegrity: d.integrity,
+    nodeAddresses: d.nodeAddresses,
   };
 }

@@ -4,6 +4,7 @@ import type { AuditEntry, AuditLog } from '../audit/audit-log.ts';
 import {
   AuditUnavailableError,
   BadRequestError,
+  isKernelError,
   LicenseError,
   NotFoundError,
   ProfilePermissionError,
@@ -23,7 +24,10 @@ import type { RateLimiter } from '../rbac/rate-limiter.ts';
 import type { LicenseStatus } from '../runtime.ts';
 import type { PluginDirs, ToolContext } from '../sdk/define.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
-import type { CallerInfo, PluginAuditEntry, Product } from '../sdk/types.ts';
+import { runWithNodeRequests } from '../sdk/node-requests.ts';
+import type { CallerInfo, PluginAuditEntry, Product, Service } from '../sdk/types.ts';
+import { auditText } from './audit-text.ts';
+import { CallNodeRequests } from './call-node-requests.ts';
 import { errorResult, successResult, type ToolResult } from './tool-result.ts';
 import type { Vault } from '../vault/index.ts';
 
@@ -61,6 +65,11 @@ type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
  * log) the call is refused with AUDIT_UNAVAILABLE and the handler never runs: nothing happens on a
  * managed node without its audit record. Calls refused earlier (denied, invalid, rate limited) have
  * only their outcome record.
+ *
+ * What is done on the node: once the input is valid, the records carry the call's `operation` (and
+ * `detail`), from the tool's `summary` or its allowlist subject; the outcome record also lists the
+ * requests the handler really sent (`node_requests`: service, operation, address, count), which are
+ * charged to their services' rate limits as they leave (the first per service and call).
  */
 export class ToolRunner {
   constructor(private readonly deps: RunnerDeps) {}
@@ -69,7 +78,7 @@ export class ToolRunner {
     const started = performance.now();
     const tool = this.deps.registry.tools.get(name);
     const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
-    const host = typeof args.host === 'string' ? args.host : undefined;
+    const host = typeof args.host === 'string' ? auditText(args.host, 300) : undefined;
     const record: AuditEntry = {
       event: 'ACTIONS',
       status: 'STARTED',
@@ -84,13 +93,21 @@ export class ToolRunner {
     let result: ToolResult;
     let errorCode: string | undefined;
     let ran = false;
+    let sent: CallNodeRequests | undefined;
     try {
-      if (!tool) throw new NotFoundError(`no tool named ${name.slice(0, 80)}`);
-      const { profile, input } = this.authorize(tool, rawArgs, cc.caller);
-      this.rateLimit(tool, profile, cc);
+      if (!tool)
+        throw this.deps.registry.unavailable(name) ?? new NotFoundError(`no tool named ${name.slice(0, 80)}`);
+      const { profile, input } = this.authorize(tool, rawArgs, cc.caller, record);
+      this.charge(tool, profile, cc, tool.def.service, record);
       this.deps.audit.write(record);
       ran = true;
-      const reply = await tool.def.handler(input, this.context(tool, cc));
+      const requests = new CallNodeRequests(tool.def.service, (service) =>
+        this.charge(tool, profile, cc, service, record),
+      );
+      sent = requests;
+      const reply = await runWithNodeRequests(requests, () =>
+        tool.def.handler(input, this.context(tool, cc, requests)),
+      );
       result = successResult(reply);
       outcome = 'ALLOWED';
     } catch (err) {
@@ -112,6 +129,7 @@ export class ToolRunner {
         result: outcome,
         exec_time_ms: execMs,
         ...(errorCode ? { error: errorCode } : {}),
+        ...sent?.auditFields(),
       });
     } catch (err) {
       if (!(err instanceof AuditUnavailableError)) throw err;
@@ -139,11 +157,33 @@ export class ToolRunner {
     return result;
   }
 
-  /** License gate, then RBAC, then validation and allowlist; returns the profile and the parsed input. */
+  /**
+   * Whether `call` would refuse this call at its rate limit right now, every earlier check passing.
+   * Nothing is taken, recorded or counted: the HTTP route asks before the MCP transport opens its
+   * answer, so such a call can be answered 429 (the call is then made, and refused, by `call`).
+   */
+  wouldBeRateLimited(name: string, rawArgs: unknown, caller: CallerInfo): boolean {
+    const tool = this.deps.registry.tools.get(name);
+    if (!tool) return false;
+    try {
+      const { profile } = this.authorize(tool, rawArgs, caller, {} as AuditEntry);
+      const service = tool.def.service;
+      const window = rateWindow(profile, tool.module, service, this.deps.narrowing(caller.name));
+      return this.deps.limiter.remaining(caller.name, tool.module, service, window) === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * License gate, then RBAC, then validation and allowlist; returns the profile and the parsed input.
+   * Once the input is valid, `record` gets what the call is about to do (a refusal says what it refused).
+   */
   private authorize(
     tool: RegisteredTool,
     rawArgs: unknown,
     caller: CallerInfo,
+    record: AuditEntry,
   ): { profile: Profile; input: Record<string, unknown> } {
     const product = tool.plugin.def.product;
     if (product !== null) {
@@ -166,38 +206,69 @@ export class ToolRunner {
     const parsed = tool.schema.safeParse(rawArgs ?? {});
     if (!parsed.success) throw new BadRequestError(`invalid arguments: ${describeIssues(parsed.error)}`);
     const input = parsed.data as Record<string, unknown>;
+    Object.assign(record, this.summarise(tool, input));
     const access = tool.def.access;
     if ('allowlist' in access)
       assertAllowlisted(profile, access.allowlist, access.subject(input), this.deps.narrowing(caller.name));
     return { profile, input };
   }
 
-  private rateLimit(tool: RegisteredTool, profile: Profile, cc: CallContext): void {
-    const window = rateWindow(profile, tool.module, tool.def.service, this.deps.narrowing(cc.caller.name));
+  /**
+   * `operation` and `detail` of the call's records: the tool's own summary, else its allowlist subject.
+   * A summary that fails (an input the allowlist is about to refuse) leaves them out.
+   */
+  private summarise(tool: RegisteredTool, input: Record<string, unknown>): Record<string, string> {
+    const access = tool.def.access;
     try {
-      this.deps.limiter.take(cc.caller.name, tool.module, tool.def.service, window);
+      const s =
+        tool.def.summary?.(input) ??
+        ('allowlist' in access ? { operation: access.subject(input) } : undefined);
+      if (!s) return {};
+      return {
+        operation: auditText(String(s.operation)),
+        ...(s.detail !== undefined ? { detail: auditText(String(s.detail)) } : {}),
+      };
     } catch (err) {
-      this.deps.metrics.rateLimited.inc({
-        client: cc.caller.name,
-        product: tool.module,
-        service: tool.def.service,
-      });
+      if (!isKernelError(err)) this.deps.log.warn({ err, tool: tool.name }, 'the call summary failed');
+      return {};
+    }
+  }
+
+  /**
+   * Takes one request of the client's window for `service` of the tool's module, before the handler (its
+   * declared service) or when the handler first contacts another service. A refusal is audited
+   * (RATE_LIMITED, with the call's id), counted, and thrown.
+   */
+  private charge(
+    tool: RegisteredTool,
+    profile: Profile,
+    cc: CallContext,
+    service: Service,
+    call: AuditEntry,
+  ): void {
+    const window = rateWindow(profile, tool.module, service, this.deps.narrowing(cc.caller.name));
+    try {
+      this.deps.limiter.take(cc.caller.name, tool.module, service, window);
+    } catch (err) {
+      this.deps.metrics.rateLimited.inc({ client: cc.caller.name, product: tool.module, service });
       this.deps.audit.write({
         event: 'RATE_LIMITED',
         status: 'RATE_LIMITED',
         client: cc.caller.name,
         ip: cc.ip,
+        call_id: call.call_id,
         tool_name: tool.name,
         product: tool.module,
-        service: tool.def.service,
+        service,
         limit: window.limit,
         window_seconds: window.windowSeconds,
+        ...(call.host !== undefined ? { host: call.host } : {}),
       });
       throw err;
     }
   }
 
-  private context(tool: RegisteredTool, cc: CallContext): ToolContext {
+  private context(tool: RegisteredTool, cc: CallContext, node: CallNodeRequests): ToolContext {
     const log = this.deps.log.child({ plugin: tool.plugin.def.id, tool: tool.name, client: cc.caller.name });
     return {
       caller: cc.caller,
@@ -216,6 +287,7 @@ export class ToolRunner {
       dirs: this.deps.dirs,
       shared: tool.plugin.shared,
       vault: this.deps.vault.forClient(cc.caller.name, { ip: cc.ip }),
+      node,
     };
   }
 }

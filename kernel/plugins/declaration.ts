@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { PluginDefinition } from '../sdk/define.ts';
 
 /** The kernel API version plugins declare a range against (`kernel: '^1'`). */
-export const KERNEL_API_VERSION = '1.0.0';
+/** 1.1: ToolContext.node, ToolDefinition.summary and currentNodeRequests (additions: `^1` plugins load). */
+export const KERNEL_API_VERSION = '1.1.0';
 
 export const TOOL_NAME = /^[a-z0-9_]{1,64}$/;
 
@@ -37,6 +38,7 @@ const tool = z.object({
   annotations,
   access,
   service: z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report', 'default']),
+  summary: z.function().optional(),
   handler: z.function(),
 });
 

@@ -1,4 +1,4 @@
-import type { PluginRegistry } from './registry.ts';
+import { publishedDocs, type PluginRegistry } from './registry.ts';
 
 /** A published tool's public surface: what an MCP client sees, plus the access rule and service. */
 export interface ToolSnapshot {
@@ -21,7 +21,16 @@ export interface ToolSnapshot {
 export function exportDefinitions(registry: PluginRegistry): {
   tools: ToolSnapshot[];
   prompts: { name: string; title: string; description: string; arguments: unknown[] }[];
+  /** What resources/list shows: fixed resources and every member of every template, concrete. */
   resources: { uri: string; name: string; title: string; description: string; mimeType: string }[];
+  /** What resources/templates/list shows. */
+  resourceTemplates: {
+    uriTemplate: string;
+    name: string;
+    title: string;
+    description: string;
+    mimeType: string;
+  }[];
 } {
   const tools = [...registry.tools.values()]
     .map((t) => ({
@@ -52,14 +61,20 @@ export function exportDefinitions(registry: PluginRegistry): {
       })),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  const resources = registry.resources
-    .map((r) => ({
-      uri: r.uri,
-      name: r.def.name,
-      title: r.def.title,
-      description: r.def.description,
-      mimeType: r.def.mimeType,
-    }))
+  const docs = registry.resources.flatMap(publishedDocs);
+  const resources = docs
+    .filter((d) => !d.template)
+    .map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }))
     .sort((a, b) => a.uri.localeCompare(b.uri));
-  return { tools, prompts, resources };
+  const resourceTemplates = docs
+    .filter((d) => d.template)
+    .map(({ uri, name, title, description, mimeType }) => ({
+      uriTemplate: uri,
+      name,
+      title,
+      description,
+      mimeType,
+    }))
+    .sort((a, b) => a.uriTemplate.localeCompare(b.uriTemplate));
+  return { tools, prompts, resources, resourceTemplates };
 }

@@ -34,7 +34,7 @@ export async function loadPlugins(opts: {
     log.error({ plugin: folder, reason }, `plugin bundle ${folder} refused: ${reason}`);
   };
 
-  const declared: { folder: string; def: PluginDefinition }[] = [];
+  const declared: { folder: string; dir: string; def: PluginDefinition }[] = [];
   const folders = opts.pluginsDirs.flatMap((root) =>
     readdirSync(root)
       .sort()
@@ -57,13 +57,13 @@ export async function loadPlugins(opts: {
       const mod = (await import(pathToFileURL(entry).href)) as { default?: unknown };
       const def = checkDeclaration(mod.default, folder);
       if (def.id !== folder) throw new Error(`declares id ${def.id} but lives in plugins/${folder}`);
-      declared.push({ folder, def });
+      declared.push({ folder, dir, def });
     } catch (err) {
       refuse(folder, (err as Error).message);
     }
   }
 
-  for (const { folder, def } of dependencyOrder(declared, refuse)) {
+  for (const { folder, dir, def } of dependencyOrder(declared, refuse)) {
     const missing = def.requires.filter((r) => !registry.plugins.has(r));
     if (missing.length > 0) {
       refuse(folder, `requires ${missing.join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not loaded`);
@@ -71,7 +71,7 @@ export async function loadPlugins(opts: {
     }
     try {
       const shared = def.setup ? await def.setup(opts.services(def)) : undefined;
-      registry.add({ def, folder, shared, active: def.product === null });
+      registry.add({ def, folder, dir, shared, active: def.product === null });
       result.loaded.push(def.id);
       log.info(
         { plugin: def.id, version: def.version, tools: def.tools.length },
@@ -85,12 +85,12 @@ export async function loadPlugins(opts: {
 }
 
 /** Topological order by `requires`; a cycle refuses every plugin in it. */
-function dependencyOrder(
-  items: { folder: string; def: PluginDefinition }[],
+function dependencyOrder<T extends { folder: string; def: PluginDefinition }>(
+  items: T[],
   refuse: (folder: string, reason: string) => void,
-): { folder: string; def: PluginDefinition }[] {
+): T[] {
   const byId = new Map(items.map((i) => [i.def.id, i]));
-  const out: { folder: string; def: PluginDefinition }[] = [];
+  const out: T[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (id: string, path: string[]): boolean => {
     const s = state.get(id);

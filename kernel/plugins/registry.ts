@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IntegrityError } from '../errors/index.ts';
 import type {
   PluginDefinition,
   PromptDefinition,
@@ -6,6 +7,7 @@ import type {
   ToolDefinition,
 } from '../sdk/define.ts';
 import type { Module, Product } from '../sdk/types.ts';
+import type { CatalogueDoc } from '../sdk/kernel-services.ts';
 import { TOOL_NAME } from './declaration.ts';
 
 export interface RegisteredTool {
@@ -35,6 +37,8 @@ export interface RegisteredResource {
 export interface LoadedPlugin {
   def: PluginDefinition;
   folder: string;
+  /** The bundle's directory, as the load gate saw it (the gate is asked again after each check). */
+  dir: string;
   shared: unknown;
   /** Product plugins are active only while the license allows their product. */
   active: boolean;
@@ -51,6 +55,8 @@ export class PluginRegistry {
   readonly prompts = new Map<string, RegisteredPrompt>();
   readonly resources: RegisteredResource[] = [];
   private readonly listeners = new Set<(kind: 'tools' | 'prompts' | 'resources') => void>();
+  /** Tools of bundles unregistered at run time, with why: a call is answered IntegrityError, not "unknown". */
+  private readonly withdrawn = new Map<string, string>();
 
   add(plugin: LoadedPlugin): void {
     const { def } = plugin;
@@ -102,6 +108,36 @@ export class PluginRegistry {
     for (const r of def.resources) this.resources.push({ uri: r.uri, plugin, def: r, ...templateOf(r.uri) });
   }
 
+  /**
+   * Removes a registered bundle at run time (an integrity check found it tampered with): its tools,
+   * prompts and resources leave every listing at once and every session is told (list_changed). Its
+   * tool names stay known, so a call is answered by `unavailable`, not taken for a typo. Returns the
+   * plugin, or undefined when it was not registered.
+   */
+  unregister(id: string, reason: string): LoadedPlugin | undefined {
+    const plugin = this.plugins.get(id);
+    if (!plugin) return undefined;
+    this.plugins.delete(id);
+    for (const [name, t] of this.tools) {
+      if (t.plugin !== plugin) continue;
+      this.tools.delete(name);
+      this.withdrawn.set(name, reason);
+    }
+    for (const [name, p] of this.prompts) if (p.plugin === plugin) this.prompts.delete(name);
+    for (let i = this.resources.length - 1; i >= 0; i--)
+      if (this.resources[i]?.plugin === plugin) this.resources.splice(i, 1);
+    for (const kind of ['tools', 'prompts', 'resources'] as const) for (const l of this.listeners) l(kind);
+    return plugin;
+  }
+
+  /** The error a call to a withdrawn tool gets (IntegrityError), or undefined for any other name. */
+  unavailable(name: string): IntegrityError | undefined {
+    const reason = this.withdrawn.get(name);
+    return reason === undefined
+      ? undefined
+      : new IntegrityError(`${name} is unavailable: its plugin bundle was unloaded (${reason})`);
+  }
+
   /** Activates exactly the product plugins whose product is in `products`; returns whether anything changed. */
   setLicensedProducts(products: readonly Product[]): boolean {
     let changed = false;
@@ -149,6 +185,41 @@ export class PluginRegistry {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/** One readable document as MCP lists it: a fixed resource, a template, or a template's member. */
+export type PublishedDoc = CatalogueDoc;
+
+/**
+ * A registered resource as it is published: itself, then for a template each member its `list` names,
+ * as a concrete resource (a `{var}` URI is not readable as such). resources/list, infra_list_docs and
+ * export_mcp_definitions all come from here, so they always name the same documents.
+ */
+export function publishedDocs(r: RegisteredResource): PublishedDoc[] {
+  const module = r.plugin.def.module;
+  const own: PublishedDoc = {
+    uri: r.uri,
+    name: r.def.name,
+    title: r.def.title,
+    description: r.def.description,
+    module,
+    mimeType: r.def.mimeType,
+    template: Boolean(r.template),
+  };
+  if (!r.template || !r.def.list) return [own];
+  const variable = `{${r.template.variable}}`;
+  return [
+    own,
+    ...r.def.list(r.plugin.shared).map((m) => ({
+      uri: r.uri.replace(variable, encodeURIComponent(m.name)),
+      name: m.name,
+      title: m.title,
+      description: m.description ?? r.def.description,
+      module,
+      mimeType: r.def.mimeType,
+      template: false,
+    })),
+  ];
 }
 
 function templateOf(uri: string): { template?: { pattern: RegExp; variable: string } } {

@@ -5,12 +5,14 @@ import type {
   CallerInfo,
   ContentBlock,
   Module,
+  NodeRequests,
   PluginAuditEntry,
   PluginLogger,
   Product,
   Service,
   ToolAccess,
   ToolAnnotations,
+  ToolCallSummary,
   ToolReply,
   ZodShape,
 } from './types.ts';
@@ -31,6 +33,24 @@ export interface PluginSettings {
   reportMaxBytes: number;
   /** How requests to managed nodes are bounded and retried (the NODE_* settings); unset: their defaults. */
   nodeIo?: NodeIoSettings;
+  /** Export bounds and per-client quotas of reports (the REPORT_* settings); unset: their defaults. */
+  reportLimits?: ReportLimitSettings;
+}
+
+/** REPORT_EXPORT_MAX_BYTES, REPORT_RENDER_*, REPORT_PDF_TIMEOUT_MS and REPORTS_MAX_*_PER_CLIENT. */
+export interface ReportLimitSettings {
+  /** Largest Markdown accepted for PDF export, in bytes. */
+  exportMaxBytes: number;
+  /** Wall time of the Markdown-to-HTML worker before it is stopped. */
+  renderTimeoutMs: number;
+  /** Heap of the Markdown-to-HTML worker, in megabytes. */
+  renderMemoryMb: number;
+  /** Wall time Chromium may take to lay out and print one report. */
+  pdfTimeoutMs: number;
+  /** Most files (reports and PDFs) in one client's report folder. */
+  maxFilesPerClient: number;
+  /** Most bytes of reports and PDFs per client. */
+  maxBytesPerClient: number;
 }
 
 /** NODE_RETRY_ATTEMPTS, NODE_RETRY_BASE_MS, NODE_TIMEOUT_MS and NODE_BUDGET_MS. */
@@ -69,6 +89,12 @@ export interface ToolContext<S = unknown> {
   shared: S;
   /** The caller's own credentials and host-key decisions; it audits CREDENTIAL and TRUSTED itself. */
   vault: ClientVault;
+  /**
+   * Reports each request to a managed node before it is sent: listed on the call's outcome record and
+   * charged to the rate limit of its service (see NodeRequests). The shared transports report their
+   * own requests; a handler that sends anything else calls it itself. Added in kernel 1.1.
+   */
+  node: NodeRequests;
 }
 
 export interface ToolDefinition<I extends ZodShape = ZodShape, S = unknown> {
@@ -80,7 +106,14 @@ export interface ToolDefinition<I extends ZodShape = ZodShape, S = unknown> {
   output?: ZodShape;
   annotations: ToolAnnotations;
   access: ToolAccess;
+  /** The rate-limit service charged before the handler runs; other services are charged on first contact. */
   service: Service;
+  /**
+   * What the call will do on a node, from the validated input, for its ACTIONS records (STARTED and
+   * outcome). Optional: without it, a tool with allowlist access is summarised by its allowlist subject.
+   * Added in kernel 1.1.
+   */
+  summary?(input: z.infer<z.ZodObject<I>>): ToolCallSummary;
   handler(input: z.infer<z.ZodObject<I>>, ctx: ToolContext<S>): Promise<ToolReply>;
 }
 

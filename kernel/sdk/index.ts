@@ -19,6 +19,7 @@ export {
   type PluginDirs,
   type PluginSettings,
   type NodeIoSettings,
+  type ReportLimitSettings,
   type ToolContext,
 } from './define.ts';
 export type {
@@ -29,14 +30,21 @@ export type {
   BuiltinProfile,
   ToolAccess,
   ToolAnnotations,
+  ToolCallSummary,
   ToolReply,
   ContentBlock,
   CallerInfo,
+  NodeService,
+  NodeRequest,
+  NodeRequests,
+  NodeRequestTicket,
   PluginAuditEntry,
   PluginLogger,
   ZodShape,
 } from './types.ts';
 export { PRODUCTS } from './types.ts';
+/** The running tool call's node-request account, for shared clients that are not handed ctx. */
+export { currentNodeRequests } from './node-requests.ts';
 export type {
   KernelServices,
   CatalogueTool,
@@ -59,6 +67,8 @@ export {
   ProfilePermissionError,
   PayloadTooLargeError,
   ExportUnavailableError,
+  ReportTooComplexError,
+  ReportQuotaExceededError,
 } from '../errors/index.ts';
 /** The caller's vault view, SSH host-key trust on first use, and its errors. */
 export {
@@ -70,7 +80,13 @@ export {
   type CredentialSecret,
   type TofuHostVerifier,
 } from '../vault/index.ts';
-/** Atomic file writes (temp, fsync, rename) for plugin state. */
-export { writeFileAtomic } from '../store/atomic-file.ts';
+/**
+ * The node address policy (`ctx.kernel.nodeAddresses`): every connection toward a managed node takes
+ * its `dialOptions`; DENY_LIST_ONLY is what a client gets when none was handed to it.
+ */
+export { NodeAddressDeniedError } from '../errors/index.ts';
+export { DENY_LIST_ONLY, type NodeAddressGuard } from '../net/node-address-policy.ts';
+/** Atomic file writes (temp, fsync, rename) for plugin state; the async one for files of megabytes. */
+export { writeFileAtomic, writeFileAtomicAsync } from '../store/atomic-file.ts';
 /** Re-exported so plugins use the same zod instance as the kernel. */
 export { z } from 'zod';

@@ -1,3 +1,4 @@
+import type { NodeAddressGuard } from '../net/node-address-policy.ts';
 import type { CallerInfo, Module, Product, Service } from './types.ts';
 
 /** A tool as the catalogue shows it. */
@@ -30,6 +31,10 @@ export interface CatalogueDoc {
   template: boolean;
 }
 
+export interface StatusOptions {
+  checkIntegrity?: boolean;
+}
+
 /** The caller's effective RBAC matrix: the same objects the tool runner enforces. */
 export interface PermissionMatrix {
   client: string;
@@ -53,7 +58,11 @@ export interface KernelServices {
   now(): number;
   catalogue(caller: CallerInfo): { tools: CatalogueTool[]; prompts: CataloguePrompt[]; docs: CatalogueDoc[] };
   permissions(caller: CallerInfo): PermissionMatrix;
-  status(): Promise<Record<string, unknown>>;
+  /**
+   * The full status report. With `checkIntegrity`, the integrity check runs first and the report holds
+   * its result (`integrity`) and the security summary of that same check: one verdict.
+   */
+  status(opts?: StatusOptions): Promise<Record<string, unknown>>;
   health(): {
     status: 'ok' | 'degraded';
     ready: boolean;
@@ -74,4 +83,9 @@ export interface KernelServices {
   readDoc(caller: CallerInfo, uri: string): Promise<{ uri: string; mimeType: string; text: string }>;
   /** Runs the integrity check on demand (null when the check is not available). */
   checkIntegrity(): Promise<Record<string, unknown> | null>;
+  /**
+   * Where managed nodes may be (NODE_ALLOWED_NETWORKS and the addresses always refused): every
+   * connection toward a node takes its dial options, every stored credential is checked. Kernel 1.1.
+   */
+  nodeAddresses: NodeAddressGuard;
 }

@@ -9,6 +9,58 @@ export const PRODUCTS: readonly Product[] = ['cucm', 'imp', 'cuc'];
 /** Rate-limit services (functional spec, Limits), plus `default` for tools that talk to no node. */
 export type Service = 'axl' | 'ris' | 'ssh' | 'cupi' | 'phone' | 'report' | 'default';
 
+/** The services of a managed node a request goes to (each has its rate-limit window). */
+export type NodeService = 'axl' | 'ris' | 'ssh' | 'cupi' | 'phone';
+
+/**
+ * One request a tool is about to send to a managed node, as the call's ACTIONS outcome record lists it.
+ * The kernel bounds every field (256 characters), escapes control and line-separator characters, and
+ * masks secret-shaped text: still, never put a password, a PIN, a token or a request body here.
+ */
+export interface NodeRequest {
+  service: NodeService;
+  /** What it does there: `getPhone`, `show version active`, `GET /vmrest/users`, `selectCmDeviceExt`. */
+  operation: string;
+  /** Where it goes, `host:port` (`[v6]:port`) as the transport connects: the credential's address when set. */
+  address: string;
+}
+
+/** Lets a request already reported say which peer the transport really reached. */
+export interface NodeRequestTicket {
+  /**
+   * The peer once connected, `ip:port` after name resolution; recorded (at most a few per request)
+   * when it differs from the reported address.
+   */
+  connected(peer: string): void;
+}
+
+/**
+ * The tool call's account of what it sends to managed nodes (`ctx.node`, or `currentNodeRequests()`
+ * for shared clients that are not handed ctx).
+ */
+export interface NodeRequests {
+  /**
+   * Call before sending each request (each attempt of a retried one). The first request of the call
+   * to a service other than the tool's declared one takes one request of that service's rate-limit
+   * window (the declared one was taken before the handler ran); when the window is spent this throws
+   * the RATE_LIMITED error (audited and counted by the kernel): send nothing then. Distinct requests
+   * (service, operation, address) are listed, with their count, on the call's outcome record.
+   */
+  request(r: NodeRequest): NodeRequestTicket;
+}
+
+/**
+ * What a tool call is about to do on a node, derived from its validated input for the call's audit
+ * records (`operation`, `detail`). Bounded, escaped and redacted by the kernel; never a secret and
+ * never a whole payload: name the operation, command or method and path, and summarise the rest.
+ */
+export interface ToolCallSummary {
+  /** `updateCredentialPolicy`, `show network eth0`, `PUT /vmrest/users/<id>`, `selectCmDevice`. */
+  operation: string;
+  /** A short summary of the arguments: criteria, identifying fields, an SQL statement's shape. */
+  detail?: string;
+}
+
 /** Allowlists a profile carries; a tool with such access is permitted per subject (operation, command...). */
 export type AllowlistService = 'axl' | 'ris' | 'ssh' | 'cupi';
 

@@ -1,6 +1,8 @@
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { KernelRuntime } from '../runtime.ts';
 import { backupStatus } from '../backup/status.ts';
+import { integritySummary } from '../integrity/verdict.ts';
+import type { StatusOptions } from '../sdk/kernel-services.ts';
 
 /** The GET /status body: every field its real current value (functional spec, HTTP endpoints). */
 export function statusReport(rt: KernelRuntime): Record<string, unknown> {
@@ -19,6 +21,9 @@ export function statusReport(rt: KernelRuntime): Record<string, unknown> {
       reason: rt.license.reason,
     },
     backup: backupStatus(rt),
+    // The last check's verdict as soon as it is known (startup, watchdog, on demand): a failed check
+    // must show here at once, not at the next scheduled run.
+    integrity: integritySummary(rt.integrity.last(), rt.config.INTEGRITY_MODE),
     security: { blacklisted_ips: rt.auth.blacklist.activeCount() },
     modules: rt.modules,
     clients: { active: rt.clients.size },
@@ -46,11 +51,18 @@ async function sumBy(
  * infra_server_status: the /status report plus per-category request counters and the security posture
  * (TLS, OAuth, integrity), all read from the live runtime and metrics.
  */
-export async function fullStatusReport(rt: KernelRuntime): Promise<Record<string, unknown>> {
-  const base = statusReport(rt);
+export async function fullStatusReport(
+  rt: KernelRuntime,
+  opts: StatusOptions = {},
+): Promise<Record<string, unknown>> {
+  // With a check requested, everything below is built from that check's report, never from a later or
+  // earlier one: the caller sees one verdict.
+  const checked = opts.checkIntegrity ? await rt.integrity.check() : undefined;
+  const report = checked ?? rt.integrity.last();
+  const summary = integritySummary(report, rt.config.INTEGRITY_MODE);
+  const base: Record<string, unknown> = { ...statusReport(rt), integrity: summary };
   const m = rt.metrics;
   const urls = rt.auth.urls();
-  const integrity = rt.integrity.last();
   return {
     ...base,
     requests: {
@@ -80,14 +92,9 @@ export async function fullStatusReport(rt: KernelRuntime): Promise<Record<string
         pkce: 'S256',
         access_token_ttl_seconds: rt.config.AUTH_ACCESS_TOKEN_TTL_SECONDS,
       },
-      integrity: integrity
-        ? {
-            status: integrity.status,
-            mode: rt.config.INTEGRITY_MODE,
-            checked_at: integrity.checkedAt,
-            files_flagged: integrity.files.length,
-          }
-        : { status: 'not yet checked', mode: rt.config.INTEGRITY_MODE },
+      integrity: summary,
     },
+    // The whole report of the check just run (every finding with both hashes), with the same verdict.
+    ...(checked ? { integrity: { ...checked, verdict: summary.verdict, mode: summary.mode } } : {}),
   };
 }

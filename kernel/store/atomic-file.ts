@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -10,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(path);
   const fd = openSync(tmp, 'wx', mode);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -30,6 +31,46 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     throw err;
   }
   fsyncDir(dir);
+}
+
+/**
+ * writeFileAtomic off the event loop: the same temporary file, fsync, rename and directory fsync, each
+ * step on the thread pool. For files a client sizes (reports of megabytes), whose synchronous write and
+ * fsync would stall every other client for their whole duration; callers serialise writes to one path.
+ */
+export async function writeFileAtomicAsync(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o600,
+): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = tempPathFor(path);
+  const file = await open(tmp, 'wx', mode);
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } catch (err) {
+    await file.close();
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await file.close();
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  const d = await open(dir, 'r').catch(() => undefined);
+  // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
+  await d?.sync().catch(() => undefined);
+  await d?.close();
+}
+
+/** A temporary name beside `path`, hidden and unique, that removeInterruptedWrites recognises. */
+function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 /** fsync a directory so a rename or link in it is durable; a filesystem that refuses is tolerated. */

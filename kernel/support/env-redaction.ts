@@ -1,12 +1,13 @@
 import { parse as parseDotenv } from 'dotenv';
 import { REDACTED } from '../logging/redact.ts';
-import { containsSecret, isSecretName, looksLikeSecret } from './secret-shapes.ts';
+import { isSecretSetting, looksLikeSecret } from './secret-shapes.ts';
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /**
  * The .env file as support may see it: one `KEY=value` line per setting, in file order, the value
- * replaced by [REDACTED] when the key name suggests a secret or the value looks like one. The text is
+ * replaced by [REDACTED] when the key name suggests a secret or the value looks like one (the rule is
+ * `isSecretSetting`, by pattern: names this code has never seen are caught too). The text is
  * parsed with dotenv itself (not line by line), so a quoted multi-line value such as a pasted PEM key
  * can never surface as stray lines; comments are dropped because they are free text nobody checks.
  */
@@ -25,7 +26,7 @@ export function redactEnvFile(text: string, source: string): string {
       continue;
     }
     if (value === '') lines.push(`${key}=`);
-    else if (isSecretName(key) || containsSecret(value)) {
+    else if (isSecretSetting(key, value)) {
       lines.push(`${key}=${REDACTED}`);
       hidden++;
     } else lines.push(`${key}=${value.includes('\n') ? JSON.stringify(value) : value}`);

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { containsSecret, isSecretName } from './secret-shapes.ts';
+import { containsSecret, isSecretSetting, isSecretStateField } from './secret-shapes.ts';
 import type { OperatorSettings } from './settings.ts';
 
 // The support bundle's last line of defence. The bundle is built from an allowlist (it never opens a
@@ -52,8 +52,9 @@ export function forbiddenMaterial(settings: OperatorSettings): Forbidden[] {
   }
   for (const [key, value] of Object.entries(settings.dotenv)) {
     // The path of a key file is not the key (and may well be logged); the file itself is read above.
-    const secretByName = isSecretName(key) && !/_(FILE|PATH|DIR)$/i.test(key);
-    if (secretByName || containsSecret(value)) add(`the .env value of ${key}`, value);
+    // Otherwise the bundle's own rule: what it hides is what must not be found in it.
+    const secret = /_(FILE|PATH|DIR)$/i.test(key) ? containsSecret(value) : isSecretSetting(key, value);
+    if (secret) add(`the .env value of ${key}`, value);
   }
   return out;
 }
@@ -100,7 +101,7 @@ const SECRET_FIELD = /hash|box|nonce|salt|check|mac|cipher_?text/i;
 function secretLeaves(value: unknown, out: string[] = [], depth = 0): string[] {
   if (value === null || typeof value !== 'object' || depth > 10) return out;
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v === 'string' && (isSecretName(k) || SECRET_FIELD.test(k))) out.push(v);
+    if (typeof v === 'string' && (isSecretStateField(k) || SECRET_FIELD.test(k))) out.push(v);
     else stringLeavesOf(v, out, depth);
   }
   return out;

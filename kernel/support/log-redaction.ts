@@ -1,7 +1,9 @@
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { asciiJson, toJsonLine } from '../logging/json-line.ts';
 import { REDACTED, redact, scrubText } from '../logging/redact.ts';
+import { secretLogField } from './secret-shapes.ts';
 
 /** A PEM block, whole or cut by a line break that split it over log lines. */
 const PEM_BLOCK = /-----BEGIN [A-Z0-9 ]+-----[\s\S]*?(-----END [A-Z0-9 ]+-----|$)/g;
@@ -13,20 +15,22 @@ const PEM_END = /-----END [A-Z0-9 ]+-----/;
  * One log line as the bundle shows it. The logs were masked when written; this second pass is for
  * what the writer could not know: a line from an older version, a hand-edited file, or a secret in a
  * field name the log redactor does not know. JSON lines keep their structure (key-based masking at any
- * depth plus secret-shaped text); anything else is scrubbed as text. PEM blocks never pass.
+ * depth, with setting-named fields judged as settings are in the .env section, plus secret-shaped text);
+ * anything else is scrubbed as text. PEM blocks never pass.
  */
 export function redactLogLine(line: string): string {
   let out: string;
   if (line.startsWith('{')) {
     try {
-      out = JSON.stringify(redact(JSON.parse(line) as unknown));
+      out = toJsonLine(redact(JSON.parse(line) as unknown, 0, secretLogField));
     } catch {
       out = scrubText(line);
     }
   } else {
     out = scrubText(line);
   }
-  return out.replace(PEM_BLOCK, REDACTED);
+  // A bundle's log is JSON lines too: no line separator of any convention survives raw.
+  return asciiJson(out.replace(PEM_BLOCK, REDACTED));
 }
 
 /**

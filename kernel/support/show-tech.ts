@@ -7,6 +7,7 @@ import { scrubText } from '../logging/redact.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import { bundleName } from './bundle-name.ts';
 import { redactEnvFile } from './env-redaction.ts';
+import { isSecretSetting } from './secret-shapes.ts';
 import { forbiddenMaterial, scanFile } from './leak-scan.ts';
 import { copyRedactedLog } from './log-redaction.ts';
 import { clientsSection } from './sections/clients.ts';
@@ -137,7 +138,7 @@ export async function buildSupportBundle(opts: SupportBundleOptions): Promise<Su
         state_dir: settings.paths.root,
         env_file: settings.envFile,
         configuration: settings.configError
-          ? { valid: false, error: scrubText(settings.configError) }
+          ? { valid: false, error: shownConfigError(settings.configError) }
           : { valid: true },
         server_running: server,
         logs: opts.logs ? logLines : 'excluded (--no-logs)',
@@ -172,6 +173,25 @@ export async function buildSupportBundle(opts: SupportBundleOptions): Promise<Su
     rmSync(staging, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * A configuration error as the bundle shows it: the loader quotes the offending value (`KEY: why (got
+ * "value")`), which the bundle hides by the same rule as the .env section.
+ */
+function shownConfigError(message: string): string {
+  const m = /^([A-Za-z_][A-Za-z0-9_.-]*): [\s\S]*? \(got ("(?:[^"\\]|\\.)*")\)$/.exec(message);
+  if (m) {
+    let value = '';
+    try {
+      value = JSON.parse(m[2] as string) as string;
+    } catch {
+      // not the loader's quoting: judged by the text rules below
+    }
+    if (isSecretSetting(m[1] as string, value))
+      return scrubText(message.slice(0, message.length - (m[2] as string).length - 7)) + ' (value hidden)';
+  }
+  return scrubText(message);
 }
 
 function envText(settings: OperatorSettings): string {

@@ -11,6 +11,7 @@ import { UpgradeRefused } from './errors.ts';
 import { readInstallation } from './installation.ts';
 import { openPackage } from './open-package.ts';
 import { planUpgrade, type UpgradePlan } from './plan.ts';
+import { toJsonLine } from '../logging/json-line.ts';
 
 /** The runner's working folder in the installation: packages are dropped here, records are kept here. */
 export const UPGRADE_DIR = 'upgrade';
@@ -93,7 +94,7 @@ export async function runUpgrade(opts: RunUpgradeOptions): Promise<UpgradeOutcom
     progress?.done();
     appendFileSync(
       join(workDir, HISTORY_FILE),
-      `${JSON.stringify({
+      `${toJsonLine({
         at: at.toISOString(),
         from: plan.from,
         to: plan.to,

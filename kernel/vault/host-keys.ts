@@ -138,28 +138,41 @@ export class ClientHostKeys {
    */
   decide(product: Product, host: string, action: TrustAction, fingerprint: string): HostKeyStatus {
     const p = sshProduct(product);
+    // What was asked, never what was done: a refused request has no `action` field, so no reader (or
+    // SIEM rule keyed on action=trusted) can take it for a decision.
+    const requested = action === 'trust' || action === 'reject' ? action : '(invalid)';
     let h: string;
     try {
       h = sshHost(host);
     } catch (err) {
       this.#audit.write({
         event: 'TRUSTED',
-        status: 'FAILED',
+        status: 'REFUSED',
         client: this.client,
         product: p,
         host: '(invalid)',
+        requested,
         reason: 'invalid',
       });
       throw err;
     }
-    const auditAction = action === 'trust' ? 'trusted' : action === 'reject' ? 'rejected' : 'invalid';
     const fp = normaliseFingerprint(fingerprint);
-    const base = { event: 'TRUSTED' as const, client: this.client, product: p, host: h, action: auditAction };
     const refuse = (reason: string, message: string): never => {
-      this.#audit.write({ ...base, status: 'FAILED', fingerprint: fp ?? '(invalid)', reason });
+      this.#audit.write({
+        event: 'TRUSTED',
+        status: 'REFUSED',
+        client: this.client,
+        product: p,
+        host: h,
+        requested,
+        fingerprint: fp ?? '(invalid)',
+        reason,
+      });
       throw new SSHError(message);
     };
-    if (auditAction === 'invalid') refuse('invalid', 'action must be "trust" or "reject"');
+    if (requested === '(invalid)') refuse('invalid', 'action must be "trust" or "reject"');
+    const auditAction = action === 'trust' ? 'trusted' : 'rejected';
+    const base = { event: 'TRUSTED' as const, client: this.client, product: p, host: h, action: auditAction };
     if (!fp)
       return refuse('invalid', 'the fingerprint must be in SHA256:<base64> form, as shown by the refusal');
 
@@ -202,7 +215,16 @@ export class ClientHostKeys {
     try {
       this.#save(known, slot, next);
     } catch (err) {
-      this.#bestEffortAudit({ ...base, status: 'FAILED', fingerprint: fp, reason: 'write_failed' });
+      // The OK record above announced a decision that was not kept: this one says it was undone, and
+      // carries no `action` (nothing is trusted or rejected now).
+      const { action: _undone, ...unsaved } = base;
+      this.#bestEffortAudit({
+        ...unsaved,
+        status: 'FAILED',
+        requested: action,
+        fingerprint: fp,
+        reason: 'write_failed',
+      });
       throw err;
     }
     this.#log.info(

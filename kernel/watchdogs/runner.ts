@@ -59,6 +59,22 @@ export class WatchdogRunner {
     return { ...entry.state };
   }
 
+  /**
+   * Records the outcome of a run made outside the timer (the integrity check of startup step 4 and the
+   * on-demand checks): the state and the `ucmcp_watchdog_status` gauge then say at once what the last
+   * check found, instead of "not yet run" until the timer's first run (24 hours for integrity).
+   */
+  record(name: string, error?: string): void {
+    const entry = this.dogs.get(name);
+    if (!entry) throw new Error(`no watchdog named ${name}`);
+    entry.state.lastRun = new Date().toISOString();
+    entry.state.lastOk = error === undefined;
+    if (error === undefined) delete entry.state.lastError;
+    else entry.state.lastError = error;
+    this.metrics.watchdogUp.set({ watchdog: name }, error === undefined ? 1 : 0);
+    this.metrics.watchdogLastRun.set({ watchdog: name }, Date.now() / 1000);
+  }
+
   states(): WatchdogState[] {
     return [...this.dogs.values()].map((e) => ({ ...e.state }));
   }

@@ -1,23 +1,65 @@
 import { ReportStore } from './reports/store.ts';
 import { PdfRenderer } from './reports/pdf-renderer.ts';
-import { toolsFor, type PluginServices } from '../../kernel/sdk/index.ts';
+import { ExportGate } from './reports/export-gate.ts';
+import type { RenderLimits } from './reports/markdown-renderer.ts';
+import { toolsFor, type PluginServices, type ReportLimitSettings } from '../../kernel/sdk/index.ts';
 
-/** What the common plugin's tools share: the reports root, the size limit and one PDF renderer. */
+/** The REPORT_* defaults of kernel/config/schema.ts, for a kernel that passes none. */
+export const DEFAULT_REPORT_LIMITS: ReportLimitSettings = {
+  exportMaxBytes: 2_097_152,
+  renderTimeoutMs: 15_000,
+  renderMemoryMb: 256,
+  pdfTimeoutMs: 60_000,
+  maxFilesPerClient: 200,
+  maxBytesPerClient: 268_435_456,
+};
+
+/** Deepest nesting of block quotes and lists a report may have to be exported. */
+export const MAX_NESTING = 100;
+/** HTML may be this many times the Markdown it comes from (a table of one-letter cells is about 6). */
+const HTML_EXPANSION = 8;
+/** Exports running at once, over all clients (each also holds at most one). */
+const EXPORT_SLOTS = 2;
+
+/** What the common plugin's tools share: the report limits, one store per client, the renderers. */
 export interface CommonShared {
   reportsRoot: string;
-  maxBytes: number;
+  limits: ReportLimitSettings;
+  render: RenderLimits;
   pdf: PdfRenderer;
+  exports: ExportGate;
   storeFor(client: string): ReportStore;
 }
 
 export function setupCommon(services: PluginServices): CommonShared {
   const reportsRoot = services.dirs.reports;
-  const maxBytes = services.settings.reportMaxBytes;
+  const limits = services.settings.reportLimits ?? DEFAULT_REPORT_LIMITS;
+  const storeLimits = {
+    reportMaxBytes: services.settings.reportMaxBytes,
+    maxFiles: limits.maxFilesPerClient,
+    maxBytes: limits.maxBytesPerClient,
+  };
+  // One store per client for the server's life: its write queue is what serialises that client's writes.
+  const stores = new Map<string, ReportStore>();
   return {
     reportsRoot,
-    maxBytes,
-    pdf: new PdfRenderer(services.settings.chromiumPath),
-    storeFor: (client) => ReportStore.forClient(reportsRoot, client, maxBytes),
+    limits,
+    render: {
+      timeoutMs: limits.renderTimeoutMs,
+      memoryMb: limits.renderMemoryMb,
+      maxDepth: MAX_NESTING,
+      maxHtmlBytes: HTML_EXPANSION * limits.exportMaxBytes,
+    },
+    pdf: new PdfRenderer(services.settings.chromiumPath, limits.pdfTimeoutMs, services.log),
+    exports: new ExportGate(EXPORT_SLOTS),
+    storeFor(client) {
+      let store = stores.get(client);
+      if (!store) {
+        store = ReportStore.forClient(reportsRoot, client, storeLimits);
+        stores.set(client, store);
+      }
+      return store;
+    },
   };
 }
 

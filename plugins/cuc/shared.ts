@@ -11,9 +11,10 @@ export interface CucShared extends VosState {
 
 export function setupCuc(services: PluginServices): CucShared {
   const io = services.settings.nodeIo;
+  const addresses = services.kernel.nodeAddresses;
   return {
-    cupi: new CupiClients(requestOptionsOf(io)),
-    shells: new VosShellPool(shellPoolOptions(io)),
+    cupi: new CupiClients(requestOptionsOf(io, addresses)),
+    shells: new VosShellPool(shellPoolOptions(io, addresses)),
   };
 }
 

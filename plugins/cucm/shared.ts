@@ -1,4 +1,9 @@
-import { toolsFor, type NodeIoSettings, type PluginServices } from '../../kernel/sdk/index.ts';
+import {
+  toolsFor,
+  type NodeAddressGuard,
+  type NodeIoSettings,
+  type PluginServices,
+} from '../../kernel/sdk/index.ts';
 import { requestOptionsOf } from '../_shared/axl/transport.ts';
 import { closeAxlVosState, createAxlVosState, productSchemaRoot } from '../_shared/tools/create-state.ts';
 import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
@@ -9,18 +14,22 @@ export interface CucmShared extends AxlState, VosState {
   ris: RisService;
   /** The NODE_* settings, for the phone screenshots (unset: the transport's defaults). */
   nodeIo?: NodeIoSettings;
+  /** The node address policy, for the phone screenshots (unset: the always-refused list only). */
+  addresses?: NodeAddressGuard;
 }
 
 export function setupCucm(services: PluginServices): CucmShared {
   const io = services.settings.nodeIo;
+  const addresses = services.kernel.nodeAddresses;
   return {
-    ...createAxlVosState('cucm', services.dirs.schemaCache, io),
+    ...createAxlVosState('cucm', services.dirs.schemaCache, io, addresses),
     ris: new RisService({
       schemaCache: productSchemaRoot(services.dirs.schemaCache, 'cucm'),
       downloadTool: 'cucm_download_ris_toolkit',
-      ...requestOptionsOf(io),
+      ...requestOptionsOf(io, addresses),
     }),
     ...(io ? { nodeIo: io } : {}),
+    ...(addresses ? { addresses } : {}),
   };
 }
 

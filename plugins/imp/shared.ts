@@ -6,7 +6,12 @@ import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
 export type ImpShared = AxlState & VosState;
 
 export function setupImp(services: PluginServices): ImpShared {
-  return createAxlVosState('imp', services.dirs.schemaCache, services.settings.nodeIo);
+  return createAxlVosState(
+    'imp',
+    services.dirs.schemaCache,
+    services.settings.nodeIo,
+    services.kernel.nodeAddresses,
+  );
 }
 
 export const teardownImp = closeAxlVosState;

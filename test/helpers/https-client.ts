@@ -7,9 +7,15 @@ import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'un
  */
 export function pinnedFetch(
   caPem: string,
-  extra: { minVersion?: 'TLSv1.2' | 'TLSv1.3'; maxVersion?: 'TLSv1.2' | 'TLSv1.3' } = {},
+  extra: {
+    minVersion?: 'TLSv1.2' | 'TLSv1.3';
+    maxVersion?: 'TLSv1.2' | 'TLSv1.3';
+    /** Source address on this machine (another loopback address, to be another caller). */
+    localAddress?: string;
+  } = {},
 ) {
-  const dispatcher = new Agent({ connect: { ca: caPem, ...extra } });
+  const { localAddress, ...tls } = extra;
+  const dispatcher = new Agent({ connect: { ca: caPem, ...tls }, ...(localAddress ? { localAddress } : {}) });
   const fn = (input: string | URL, init: RequestInit = {}): Promise<Response> =>
     undiciFetch(input, { ...init, dispatcher });
   return Object.assign(fn, { close: () => dispatcher.close() });

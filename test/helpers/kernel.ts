@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RouteInstaller } from '../../kernel/http/app.ts';
 import { startKernel, type RunningKernel } from '../../kernel/lifecycle/startup.ts';
+import type { NodeResolver } from '../../kernel/net/node-address-policy.ts';
 import { pinnedFetch } from './https-client.ts';
+import { tableResolver } from './node-resolver.ts';
 import { seedServerKeys } from './keys.ts';
 import { tempStateDir } from './state-dir.ts';
 import { testVendor, writeTestLicense, type TestLicense } from './license.ts';
@@ -35,6 +37,8 @@ export async function startTestKernel(
     clock?: () => number;
     /** Write a license signed by the test vendor and trust that vendor. */
     license?: TestLicense;
+    /** How node names resolve (default: `localhost` only, nothing asked of the network). */
+    nodeResolver?: NodeResolver;
   } = {},
 ): Promise<TestKernel> {
   const temp = opts.stateDir ? undefined : tempStateDir();
@@ -58,6 +62,7 @@ export async function startTestKernel(
     ...(opts.fixturePlugins ? { extraPluginDirs: [FIXTURE_PLUGINS] } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     extraPublisherKeys: [testVendor().publisherKey],
+    nodeResolver: opts.nodeResolver ?? tableResolver(),
   });
   const certPem = readFileSync(join(stateDir, 'secrets', 'tls_cert.pem'), 'utf8');
   const fetch = pinnedFetch(certPem);

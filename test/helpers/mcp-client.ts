@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TestKernel } from './kernel.ts';
 
@@ -50,4 +53,23 @@ export async function connectMcp(
       await client.close();
     },
   };
+}
+
+/**
+ * What a tools/call refused at the HTTP level (429 RATE_LIMITED) told the SDK client, which throws it
+ * as a StreamableHTTPError quoting the JSON-RPC error; null for any other error.
+ */
+export function httpRefusal(
+  err: unknown,
+): { status: number; error: string; message: string; retry_after_s: number } | null {
+  if (!(err instanceof StreamableHTTPError)) return null;
+  const json = err.message.slice(err.message.indexOf('{'));
+  try {
+    const data = (
+      JSON.parse(json) as { error?: { data?: { error: string; message: string; retry_after_s: number } } }
+    ).error?.data;
+    return data ? { status: err.code ?? 0, ...data } : null;
+  } catch {
+    return null;
+  }
 }

@@ -6,10 +6,11 @@ import { startTestLab } from '../lab/helpers.ts';
 import type { Lab, LabNodeInfo, LabOptions, LabProduct } from '../../lab/index.ts';
 import { labNode } from '../../lab/index.ts';
 import { seedVault } from '../../lab/demo/seed-vault.ts';
+import type { NodeResolver } from '../../kernel/net/node-address-policy.ts';
 import { startTestKernel, type TestKernel } from './kernel.ts';
 import { seedServerKeys } from './keys.ts';
 import { tempStateDir } from './state-dir.ts';
-import { connectMcp, startupToken, type ConnectedClient } from './mcp-client.ts';
+import { connectMcp, httpRefusal, startupToken, type ConnectedClient } from './mcp-client.ts';
 
 export type Role = 'admin' | 'operator' | 'auditor';
 export const ROLES: readonly Role[] = ['admin', 'operator', 'auditor'];
@@ -49,6 +50,8 @@ export interface StackOptions {
   scopedProducts?: string;
   /** Run in this (existing, empty) state directory instead of a fresh temporary one; left in place. */
   stateDir?: string;
+  /** How the kernel resolves node names (default: `localhost` only, see startTestKernel). */
+  nodeResolver?: NodeResolver;
 }
 
 export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
@@ -75,6 +78,7 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
         ...o.env,
       },
       license: { products: ['cucm', 'imp', 'cuc'] },
+      ...(o.nodeResolver ? { nodeResolver: o.nodeResolver } : {}),
     });
     const kernel = k;
     const mcp = {} as Record<Role, ConnectedClient>;
@@ -99,7 +103,12 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
         return r.structuredContent ?? {};
       },
       async fails(role, tool, args = {}) {
-        const r = await call(role, tool, args);
+        // A rate-limited call is refused at the HTTP level (429), the others in the tool result.
+        const r = await call(role, tool, args).catch((err: unknown) => {
+          const refused = httpRefusal(err);
+          if (!refused) throw err;
+          return { isError: true, structuredContent: refused, content: [] };
+        });
         assert.equal(
           r.isError,
           true,

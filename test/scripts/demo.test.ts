@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
 import { pinnedFetch } from '../helpers/https-client.ts';
@@ -20,6 +20,28 @@ const portOpen = (port: number) =>
     s.once('error', () => resolve(false));
   });
 
+/** Every regular file below `dir`; symbolic links (the install's node_modules) are not followed. */
+function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out; // removed while we looked (a staging folder)
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesBelow(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** A real PEM private key (its base64 body), not a source file that mentions the marker. */
+const PEM_PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----\r?\n[A-Za-z0-9+/=]{40,}/;
+
+const modeOf = (path: string): string => (lstatSync(path).mode & 0o777).toString(8);
+
 // The README's first Quick start command, as a user runs it (minus `npm install`).
 describe('npm run demo', () => {
   const tmp = tempStateDir('ucmcp-demo-');
@@ -27,6 +49,9 @@ describe('npm run demo', () => {
 
   it('starts the lab and a signed, licensed server; a demo client connects; Ctrl-C stops everything', async () => {
     const state = join(tmp.dir, 'state');
+    // Left readable by an earlier run or an older version: the demo must tighten them, not keep them.
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    for (const f of ['demo.json', 'lab-info.json']) writeFileSync(join(state, f), '{}\n', { mode: 0o644 });
     const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'scripts/demo.ts')], {
       env: { ...process.env, DEMO_DIR: tmp.dir, STATE_DIR: state, SERVER_PORT: '0', AUTH_BCRYPT_COST: '4' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,13 +69,42 @@ describe('npm run demo', () => {
       server: { url: string; tls_certificate: string };
       clients: { name: string; token_file: string }[];
       credentials_stored: number;
-      lab: { nodes: { product: string; ports: Record<string, number> }[] };
+      lab: {
+        nodes: {
+          product: string;
+          ports: Record<string, number>;
+          credentials: Record<string, { password: string }>;
+        }[];
+      };
     };
     assert.deepEqual(
       demo.clients.map((c) => c.name),
       ['demo-admin', 'demo-operator', 'demo-auditor'],
     );
     assert.ok(demo.credentials_stored >= 3 * 7, 'lab credentials stored for every demo client');
+    // Every file the demo wrote that holds a lab password (or a private key): 0600, in 0700 folders.
+    const passwords = [
+      ...new Set(demo.lab.nodes.flatMap((n) => Object.values(n.credentials).map((c) => c.password))),
+    ];
+    assert.ok(passwords.length >= 4, 'the lab has passwords to look for');
+    const holders = filesBelow(tmp.dir).filter((f) => {
+      let text: string;
+      try {
+        if (statSync(f).size > 8 * 1024 * 1024) return false;
+        text = readFileSync(f, 'latin1');
+      } catch {
+        return false; // a temporary file the running server renamed meanwhile (its backup)
+      }
+      return passwords.some((p) => text.includes(p)) || PEM_PRIVATE_KEY.test(text);
+    });
+    const shown = holders.map((f) => relative(tmp.dir, f));
+    for (const f of ['state/demo.json', 'state/lab-info.json'])
+      assert.ok(shown.includes(f), `${f} holds the lab passwords: ${shown.join(', ')}`);
+    for (const f of holders) {
+      assert.equal(modeOf(f), '600', `${relative(tmp.dir, f)} holds a secret`);
+      for (let d = dirname(f); d.startsWith(tmp.dir) && d !== tmp.dir; d = dirname(d))
+        assert.equal(modeOf(d), '700', `${relative(tmp.dir, d)}/ holds ${relative(tmp.dir, f)}`);
+    }
     const certPem = readFileSync(demo.server.tls_certificate, 'utf8');
     const k = {
       url: demo.server.url,

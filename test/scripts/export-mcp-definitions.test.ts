@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { runScript } from '../kernel/integrity/fixture.ts';
+import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
+import { connectMcp, startupToken, type ConnectedClient } from '../helpers/mcp-client.ts';
 
 const SNAPSHOTS = join(import.meta.dirname, '..', '__toolsnaps__');
 
@@ -12,6 +14,7 @@ interface Export {
   tools: { name: string }[];
   prompts: { name: string; title: string; description: string; arguments: { name: string }[] }[];
   resources: { uri: string; name: string; mimeType: string }[];
+  resourceTemplates: { uriTemplate: string; name: string; mimeType: string }[];
 }
 
 describe('scripts/export_mcp_definitions.ts', () => {
@@ -50,6 +53,36 @@ describe('scripts/export_mcp_definitions.ts', () => {
       uris,
       [...uris].sort((a, b) => a.localeCompare(b)),
     );
+  });
+
+  describe('the resources a running server serves', () => {
+    let k: TestKernel;
+    let c: ConnectedClient;
+    before(async () => {
+      k = await startTestKernel({
+        license: { products: ['cucm', 'imp', 'cuc'] },
+        env: { AUTH_CLIENTS: 'amy:auditor:cucm+imp+cuc', AUTH_BCRYPT_COST: '4' },
+      });
+      c = await connectMcp(k, startupToken(k.stateDir, 'amy'));
+    });
+    after(async () => {
+      await c.close();
+      await k.stop();
+    });
+
+    it('are all exported: every resources/list entry (template members as concrete resources) and every template', async () => {
+      const served = (await c.client.listResources()).resources.map((r) => r.uri).sort();
+      const templates = (await c.client.listResourceTemplates()).resourceTemplates
+        .map((r) => r.uriTemplate)
+        .sort();
+      assert.ok(
+        served.length > templates.length,
+        `${served.length} resources, ${templates.length} templates`,
+      );
+      assert.deepEqual(exported.resources.map((r) => r.uri).sort(), served);
+      assert.deepEqual(exported.resourceTemplates.map((r) => r.uriTemplate).sort(), templates);
+      for (const r of exported.resources) assert.doesNotMatch(r.uri, /[{}]/, 'no template among resources');
+    });
   });
 
   it('--output writes the same JSON to a file; a bad mode or a stray argument is a usage error', async () => {

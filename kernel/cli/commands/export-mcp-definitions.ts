@@ -59,10 +59,12 @@ async function loadShipped(gate: BundleGate): Promise<{ registry: PluginRegistry
 export const command: CliCommand = {
   name: 'export_mcp_definitions',
   summary: 'export all MCP tools, prompts and resources to JSON',
-  help: `Writes { server, tools, prompts, resources }: each tool with its name, title, description, module,
-plugin, access rule, service, annotations and input (and output) JSON schema, exactly as committed in
-test/__toolsnaps__/; each prompt with its arguments; each resource with its URI and MIME type. Sorted by
-name, no timestamp: two exports of the same tree are identical, so they diff cleanly.
+  help: `Writes { server, tools, prompts, resources, resourceTemplates }: each tool with its name, title,
+description, module, plugin, access rule, service, annotations and input (and output) JSON schema,
+exactly as committed in test/__toolsnaps__/; each prompt with its arguments; every resource the server
+serves with its URI and MIME type, as resources/list shows them (each member of a template as a
+concrete resource); and the URI templates, as resources/templates/list shows them. Sorted by name, no
+timestamp: two exports of the same tree are identical, so they diff cleanly.
 
 Product tools are listed whatever the license: the license only hides them from a client at run time.
 Plugin bundles pass the integrity check as at startup: with INTEGRITY_MODE=enforce (the default) a
@@ -114,8 +116,11 @@ Exit codes: 0 exported; 1 a bundle was refused (nothing written) or the file cou
       io.err(`${this.name}: cannot write ${file}: ${(err as Error).message}\n`);
       return EXIT.FAILED;
     }
-    const { tools, prompts, resources } = defs;
-    io.err(`${tools.length} tools, ${prompts.length} prompts, ${resources.length} resources -> ${file}\n`);
+    const { tools, prompts, resources, resourceTemplates } = defs;
+    io.err(
+      `${tools.length} tools, ${prompts.length} prompts, ${resources.length} resources ` +
+        `(${resourceTemplates.length} templates) -> ${file}\n`,
+    );
     return EXIT.OK;
   },
 };

@@ -9,6 +9,9 @@ import type { KernelContext, KernelMiddleware } from '../state.ts';
 /** RFC 6750 b64token, the only thing a Bearer credential may be. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** No credentials at all: nothing was invalid, something is missing (what an MCP client probes with). */
+const TOKEN_REQUIRED = 'a Bearer token is required';
+
 const MESSAGES: Record<AuthFailureStatus, string> = {
   AUTH_FAILED: 'the access token is invalid',
   AUTH_EXPIRED: 'the access token has expired',
@@ -42,7 +45,7 @@ export function bearerAuth(rt: Pick<KernelRuntime, 'auth' | 'clients'>): KernelM
         ...extra,
       });
       setChallenge(ctx, auth, header === '' ? undefined : status);
-      return errorFor(status);
+      return header === '' ? new AuthFailedError(TOKEN_REQUIRED) : errorFor(status);
     };
 
     if (header === '') throw await fail('AUTH_FAILED', 'missing_token', { counts: false });

@@ -1,9 +1,11 @@
 import type Router from '@koa/router';
 import type { AuditLog } from '../../audit/audit-log.ts';
 import type { SessionManager } from '../../mcp/sessions.ts';
+import type { ToolRunner } from '../../mcp/tool-runner.ts';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallerInfo, Product } from '../../sdk/types.ts';
 import type { KernelContext, KernelMiddleware, KernelState } from '../state.ts';
+import { answerRateLimitedCall, readMcpBody, wantsBody } from './mcp-rate-limit.ts';
 
 export interface McpRouteDeps {
   sessions: SessionManager;
@@ -13,6 +15,8 @@ export interface McpRouteDeps {
   auth: KernelMiddleware[];
   audit: AuditLog;
   maxBodyBytes: number;
+  /** Asked before the transport whether a tools/call is to be refused 429 for its rate limit. */
+  runner: Pick<ToolRunner, 'wouldBeRateLimited' | 'call'>;
 }
 
 function jsonRpcError(ctx: KernelContext, status: number, code: number, message: string): void {
@@ -55,8 +59,15 @@ export function mcpRoutes(deps: McpRouteDeps) {
         }
         session.lastSeen = Date.now();
         session.ip = ctx.state.ip;
+        let parsed: unknown;
+        if (wantsBody(ctx)) {
+          const body = await readMcpBody(ctx, deps.maxBodyBytes);
+          if (!body.ok) return jsonRpcError(ctx, body.status, body.code, body.error);
+          if (await answerRateLimitedCall(ctx, deps.runner, caller, body.message)) return;
+          parsed = body.message;
+        }
         ctx.respond = false;
-        await session.transport.handleRequest(ctx.req, ctx.res);
+        await session.transport.handleRequest(ctx.req, ctx.res, parsed);
         return;
       }
       if (ctx.method !== 'POST') {

@@ -17,6 +17,7 @@ import {
   withNetworkRetry,
 } from './transport.ts';
 import { hasDtd, sizeLabel } from './untrusted-xml.ts';
+import { assertCarriable } from '../node/wire-text.ts';
 
 /** An AXL fault, with the node's own code and message kept apart for callers that branch on them. */
 export class AxlFaultError extends AXLError {
@@ -98,6 +99,8 @@ export class AxlClient {
    * refused the request unread, is asked again after its Retry-After or the throttle backoff.
    */
   async call(operation: string, args: Record<string, Json> = {}): Promise<Json> {
+    assertCarriable(operation, 'operation', 'xml');
+    assertCarriable(args, 'args', 'xml');
     const envelope = this.opts.schema.buildEnvelope(operation, args);
     let attempts = 0;
     const answer = await this.post(operation, envelope, (a) => {
@@ -142,6 +145,8 @@ export class AxlClient {
       this.opts.retry ?? DEFAULT_RETRY,
       (signal) =>
         httpsExchange(this.node, this.agent, {
+          service: 'axl',
+          operation,
           method: 'POST',
           path: '/axl/',
           timeoutMs: this.opts.timeoutMs ?? 60_000,
@@ -262,6 +267,8 @@ export async function negotiateVersion(
         node.retry ?? DEFAULT_RETRY,
         (signal) =>
           httpsExchange(node, agent, {
+            service: 'axl',
+            operation: 'getCCMVersion',
             method: 'POST',
             path: '/axl/',
             timeoutMs: node.timeoutMs ?? 30_000,

@@ -1,7 +1,7 @@
 // AXL clients per caller and node, reused across tool calls: one keep-alive TLS agent, and the AXL
 // version negotiated once (HTTP 599) and remembered for the node, not re-probed on every call.
 import { createHmac, randomBytes } from 'node:crypto';
-import type { ClientVault, Product } from '../../../kernel/sdk/index.ts';
+import type { ClientVault, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
 import { AXLError } from '../../../kernel/sdk/index.ts';
 import { loadEndpoint, PORTS } from '../node/endpoint.ts';
 import { AxlClient, negotiateVersion } from './axl-client.ts';
@@ -20,6 +20,8 @@ export interface AxlConnectionsOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   throttleBackoffMs?: readonly number[];
+  /** Where nodes may be (the kernel's node address policy); unset: the always-refused list only. */
+  addresses?: NodeAddressGuard;
 }
 
 interface Entry {
@@ -59,12 +61,17 @@ export class AxlConnections {
     };
   }
 
+  /** The node address policy the clients follow, for tools that load an endpoint themselves. */
+  get addresses(): NodeAddressGuard | undefined {
+    return this.#o.addresses;
+  }
+
   /**
    * The caller's AXL client for `host`, logging in with its stored credential. With `signal` (the tool
    * call's), the client returned is a view whose requests end when it aborts.
    */
   async connect(vault: ClientVault, host: string, signal?: AbortSignal): Promise<AxlConnection> {
-    const endpoint = await loadEndpoint(vault, this.#o.product, 'axl', host, PORTS.https);
+    const endpoint = await loadEndpoint(vault, this.#o.product, 'axl', host, PORTS.https, this.#o.addresses);
     const key = this.#key(vault.client, host, endpoint);
     const known = this.#entries.get(key);
     if (known) {

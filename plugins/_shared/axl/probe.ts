@@ -26,6 +26,8 @@ export async function probeAxlVersion(
       (signal) =>
         httpsExchange(node, agent, {
           signal,
+          service: 'axl',
+          operation: 'getCCMVersion',
           method: 'POST',
           path: '/axl/',
           timeoutMs: node.timeoutMs ?? 30_000,

@@ -3,6 +3,7 @@
 // the pinning in transport.ts; this only looks, after a refusal, at what the node showed.
 import { createHash, X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
+import { DENY_LIST_ONLY, type NodeAddressGuard } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint } from './transport.ts';
 
 /** `AB:CD:...` (SHA-256 of the DER), as `openssl x509 -fingerprint -sha256` and browsers print it. */
@@ -23,6 +24,14 @@ export function presentedCertificate(
       socket.destroy();
       resolve(cert);
     };
+    // A second connection, so a second resolution: through the node address policy like the first.
+    let dial: ReturnType<NodeAddressGuard['dialOptions']>;
+    try {
+      dial = (node.addresses ?? DENY_LIST_ONLY).dialOptions(node.host, node.port);
+    } catch {
+      resolve(undefined);
+      return;
+    }
     // Only to read the certificate: the connection is closed as soon as the handshake shows it, and no
     // request, credential or data is ever written to it.
     const socket = connect({
@@ -30,6 +39,7 @@ export function presentedCertificate(
       port: node.port,
       rejectUnauthorized: false,
       ...(/^[\d.]+$|:/.test(node.host) ? {} : { servername: node.host }),
+      ...dial,
     });
     socket.setTimeout(timeoutMs, () => done(undefined));
     socket.once('secureConnect', () => {

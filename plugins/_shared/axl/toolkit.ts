@@ -73,6 +73,7 @@ export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitRes
       o.retry ?? DEFAULT_RETRY,
       (signal) =>
         httpsExchange(o, agent, {
+          service: 'axl',
           method: 'GET',
           path: '/plugins/axlsqltoolkit.zip',
           timeoutMs: o.timeoutMs ?? 120_000,

@@ -4,9 +4,18 @@ import { createHash, X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { PeerCertificate } from 'node:tls';
 import { checkServerIdentity } from 'node:tls';
-import { ConnectivityError, isKernelError, type NodeIoSettings } from '../../../kernel/sdk/index.ts';
+import {
+  ConnectivityError,
+  currentNodeRequests,
+  DENY_LIST_ONLY,
+  isKernelError,
+  type NodeAddressGuard,
+  type NodeIoSettings,
+  type NodeService,
+} from '../../../kernel/sdk/index.ts';
 import { tlsRefusal } from './tls-mismatch.ts';
 import { untilAborted } from '../node/abort.ts';
 
@@ -19,6 +28,8 @@ export interface NodeEndpoint {
   caCertPem?: string;
   /** PEM of the node's own certificate: pinned by fingerprint (a self-signed Tomcat certificate). */
   certPem?: string;
+  /** Where nodes may be (`ctx.kernel.nodeAddresses`); unset: only the always-refused addresses are kept out. */
+  addresses?: NodeAddressGuard;
 }
 
 export interface RetryPolicy {
@@ -49,12 +60,22 @@ export function retryPolicyOf(io: NodeIoSettings): RetryPolicy {
   return { backoffMs: exponentialBackoff(io.attempts, io.retryBaseMs), budgetMs: io.budgetMs };
 }
 
-/** The retry policy and per-attempt timeout of an HTTP(S) client from the settings; unset: its defaults. */
-export function requestOptionsOf(io: NodeIoSettings | undefined): {
+/**
+ * The retry policy and per-attempt timeout of an HTTP(S) client from the settings (unset: its
+ * defaults), and the node address policy its connections follow.
+ */
+export function requestOptionsOf(
+  io: NodeIoSettings | undefined,
+  addresses?: NodeAddressGuard,
+): {
   retry?: RetryPolicy;
   timeoutMs?: number;
+  addresses?: NodeAddressGuard;
 } {
-  return io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {};
+  return {
+    ...(io ? { retry: retryPolicyOf(io), timeoutMs: io.timeoutMs } : {}),
+    ...(addresses ? { addresses } : {}),
+  };
 }
 
 /** Jitter spreads retries of many clients over +/-25 % of the step so they do not hit the node together. */
@@ -97,6 +118,10 @@ export interface HttpAnswer {
 }
 
 export interface HttpRequest {
+  /** The node service it goes to: the tool call's audit lists it, and its rate limit is charged. */
+  service: NodeService;
+  /** What it does, for the audit (the AXL or RIS operation); default `METHOD /path` without the query. */
+  operation?: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   headers?: Record<string, string>;
@@ -167,10 +192,25 @@ function exchange(
     ...req.headers,
   };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+  // Reported before anything leaves: a spent rate-limit window throws here (a coded error, not retried).
+  const ticket = currentNodeRequests().request({
+    service: req.service,
+    operation: req.operation ?? `${req.method} ${req.path.split('?')[0] ?? ''}`,
+    address: hostPort(node.host, node.port),
+  });
   return new Promise((resolve, reject) => {
     const signal = req.signal;
     if (signal?.aborted) {
       reject(notSent(abortReason(signal)));
+      return;
+    }
+    // The policy's own resolution, handed to the socket: what it checked is what is connected to, and
+    // a refused address gets nothing at all, whether or not anything listens there.
+    let dial: { lookup: LookupFunction };
+    try {
+      dial = (node.addresses ?? DENY_LIST_ONLY).dialOptions(node.host, node.port);
+    } catch (err) {
+      reject(notSent(err));
       return;
     }
     // Whether the request could have left: a reused keep-alive socket, or a new one once connected (TLS
@@ -181,7 +221,7 @@ function exchange(
       reject(connected ? err : notSent(err));
     };
     const r = send(
-      { host: node.host, port: node.port, path: req.path, method: req.method, headers, agent },
+      { host: node.host, port: node.port, path: req.path, method: req.method, headers, agent, ...dial },
       (res: IncomingMessage) => {
         const total = Number(res.headers['content-length']) || undefined;
         if (req.maxBytes !== undefined && total !== undefined && total > req.maxBytes) {
@@ -212,8 +252,12 @@ function exchange(
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     r.on('socket', (socket) => {
-      if (r.reusedSocket) connected = true;
-      else socket.once(agent === false ? 'connect' : 'secureConnect', () => (connected = true));
+      const reached = (): void => {
+        connected = true;
+        if (socket.remoteAddress) ticket.connected(hostPort(socket.remoteAddress, socket.remotePort ?? 0));
+      };
+      if (r.reusedSocket) reached();
+      else socket.once(agent === false ? 'connect' : 'secureConnect', reached);
     });
     r.setTimeout(req.timeoutMs, () => {
       const err = new Error(`no answer from ${node.host}:${node.port} within ${req.timeoutMs} ms`);
@@ -224,6 +268,11 @@ function exchange(
     if (req.body !== undefined) r.write(req.body);
     r.end();
   });
+}
+
+/** `host:port`, the host bracketed when it is an IPv6 address. */
+export function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 function notSent<E>(err: E): E {

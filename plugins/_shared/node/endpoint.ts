@@ -1,7 +1,7 @@
 // Where and how to reach a managed node's HTTPS (or phone HTTP) service, from the caller's stored
 // credential: the login, `options.address` when the service listens elsewhere than the host name
 // says, and a per-host pinned CA or certificate. Written once for every product plugin.
-import type { ClientVault, CredentialSecret, Product } from '../../../kernel/sdk/index.ts';
+import type { ClientVault, CredentialSecret, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
 import { CredentialError } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint } from '../axl/transport.ts';
 
@@ -19,7 +19,12 @@ export function splitAddress(text: string): { host: string; port: number | undef
 }
 
 /** The endpoint a stored credential describes, for a service whose standard port is `defaultPort`. */
-export function endpointOf(host: string, secret: CredentialSecret, defaultPort: number): NodeEndpoint {
+export function endpointOf(
+  host: string,
+  secret: CredentialSecret,
+  defaultPort: number,
+  addresses?: NodeAddressGuard,
+): NodeEndpoint {
   const o = secret.options ?? {};
   const address = typeof o.address === 'string' && o.address.trim() !== '' ? o.address.trim() : host;
   const parts = splitAddress(address);
@@ -31,19 +36,21 @@ export function endpointOf(host: string, secret: CredentialSecret, defaultPort: 
     password: secret.password,
     ...(typeof o.caCertPem === 'string' ? { caCertPem: o.caCertPem } : {}),
     ...(typeof o.certPem === 'string' ? { certPem: o.certPem } : {}),
+    ...(addresses ? { addresses } : {}),
   };
 }
 
-/** Reads the caller's credential of `kind` for `host` and turns it into an endpoint. */
+/** Reads the caller's credential of `kind` for `host` and turns it into an endpoint (checked by `addresses`). */
 export async function loadEndpoint(
   vault: ClientVault,
   product: Product,
   kind: HttpKind,
   host: string,
   defaultPort: number,
+  addresses?: NodeAddressGuard,
 ): Promise<NodeEndpoint> {
-  return endpointOf(host, await vault.get(product, kind, host), defaultPort);
+  return endpointOf(host, await vault.get(product, kind, host), defaultPort, addresses);
 }
 
 /** The standard ports (ARCHITECTURE.md, Managed nodes). */
-export const PORTS = { https: 8443, ssh: 22, phoneHttp: 80 } as const;
+export const PORTS = { https: 8443, ssh: 22, phoneHttp: 80, phoneHttps: 443 } as const;

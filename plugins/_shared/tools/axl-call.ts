@@ -9,6 +9,8 @@ import {
 } from '../axl/answer-cursor.ts';
 import { DEFAULT_BUDGET_BYTES, listAll, listPage, sqlQuery, type Page } from '../axl/paging.ts';
 import type { Json } from '../axl/schema.ts';
+import { assertCarriable } from '../node/wire-text.ts';
+import { axlCallSummary } from './axl-summary.ts';
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
@@ -55,7 +57,10 @@ export function axlCallTool(product: Product) {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     access: { allowlist: 'axl', subject: (i) => String(i.operation) },
     service: 'axl',
+    summary: (i) => axlCallSummary(i.operation, i.args),
     async handler(input, ctx) {
+      // Before anything reaches the node (not even the version negotiation).
+      assertCarriable(input.args, 'args', 'xml');
       const fp = callFingerprint(ctx.caller.name, input.host, input.operation, input.args);
       const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
       if (cursor?.k === 'text')

@@ -33,11 +33,12 @@ export function checkConnectivityTool<S>(
   return toolsFor<S>()({
     name: 'check_connectivity',
     title: `Check ${PRODUCT_LABEL[product]} connectivity`,
-    description: `Tries ${names} on a ${PRODUCT_LABEL[product]} node with your stored credentials, all at once, and returns per service whether it works, its latency in milliseconds and, when it fails, the error code and a clear reason (no credentials, unreachable, TLS, authentication, host key awaiting ${trustTool}).`,
+    description: `Tries ${names} on a ${PRODUCT_LABEL[product]} node with your stored credentials, all at once, and returns per service whether it works, its latency in milliseconds and, when it fails, the error code and a clear reason (no credentials, unreachable, TLS, authentication, host key awaiting ${trustTool}). Each service tried counts as one call against your rate limit for that service; a service whose limit is spent is not tried and reports error RATE_LIMITED with retry_after_s, the other services are still checked.`,
     input: { host: hostField },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'auditor' },
     service: 'default',
+    summary: () => ({ operation: `connectivity check: ${names}` }),
     async handler(input, ctx) {
       const entries = await Promise.all(
         probes.map(async (p): Promise<[string, ProbeResult]> => {
@@ -72,7 +73,13 @@ function describeFailure(err: unknown, trustTool: string): Record<string, unknow
       next_step: `${trustTool} with this fingerprint after checking it on the node`,
     };
   }
-  if (isKernelError(err) && err.expose) return { error: err.code, reason: err.message };
+  if (isKernelError(err) && err.expose)
+    return {
+      error: err.code,
+      reason: err.message,
+      // RATE_LIMITED: this service's window is spent; the probe sent nothing.
+      ...(err.retryAfterSeconds !== undefined ? { retry_after_s: Math.ceil(err.retryAfterSeconds) } : {}),
+    };
   // Not a coded error: say only that it failed; the details go to app.log through the caller.
   return { error: 'INTERNAL_ERROR', reason: 'unexpected failure; see the server log' };
 }

@@ -1,6 +1,6 @@
 // The AXL and VOS CLI state a product plugin's setup builds (CUCM and IM&P both), and its teardown.
 import { join } from 'node:path';
-import type { NodeIoSettings, Product } from '../../../kernel/sdk/index.ts';
+import type { NodeAddressGuard, NodeIoSettings, Product } from '../../../kernel/sdk/index.ts';
 import { HeldAnswers } from '../axl/answer-cursor.ts';
 import { AxlConnections } from '../axl/connections.ts';
 import { AxlSchemaCache } from '../axl/schema-cache.ts';
@@ -17,6 +17,7 @@ export function createAxlVosState(
   product: Product,
   schemaCache: string,
   io?: NodeIoSettings,
+  addresses?: NodeAddressGuard,
 ): AxlState & VosState {
   const cache = new AxlSchemaCache(
     productSchemaRoot(schemaCache, product),
@@ -26,10 +27,10 @@ export function createAxlVosState(
     axl: new AxlConnections({
       product,
       cache,
-      ...requestOptionsOf(io),
+      ...requestOptionsOf(io, addresses),
     }),
     held: new HeldAnswers(),
-    shells: new VosShellPool(shellPoolOptions(io)),
+    shells: new VosShellPool(shellPoolOptions(io, addresses)),
   };
 }
 

@@ -17,8 +17,16 @@ export function downloadAxlToolkitTool(product: Product) {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'admin' },
     service: 'axl',
+    summary: () => ({ operation: 'GET /plugins/axlsqltoolkit.zip' }),
     async handler(input, ctx) {
-      const endpoint = await loadEndpoint(ctx.vault, product, 'axl', input.host, PORTS.https);
+      const endpoint = await loadEndpoint(
+        ctx.vault,
+        product,
+        'axl',
+        input.host,
+        PORTS.https,
+        ctx.shared.axl.addresses,
+      );
       const io = { ...ctx.shared.axl.requestOptions, signal: ctx.signal };
       const nodeVersion = await probeAxlVersion({ ...endpoint, ...io });
       const result = await downloadAxlToolkit({

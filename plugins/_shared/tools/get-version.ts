@@ -13,6 +13,7 @@ export function getVersionTool(product: Product) {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'auditor' },
     service: 'axl',
+    summary: () => ({ operation: 'getCCMVersion' }),
     async handler(input, ctx) {
       return ctx.shared.axl.with(
         ctx.vault,

@@ -27,6 +27,13 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'auditor' },
     service: 'axl',
+    // Reads the local schema cache; the node is only asked (getCCMVersion) for its version.
+    summary: (i) => ({
+      operation: i.operation ? `describe ${i.operation}` : 'list operations',
+      detail:
+        `${i.pattern ? `pattern=${i.pattern} ` : ''}schema ` +
+        (i.version ?? (i.host ? 'negotiated with the node' : 'newest cached')),
+    }),
     async handler(input, ctx) {
       const cache = ctx.shared.axl.cache;
       let version = input.version;

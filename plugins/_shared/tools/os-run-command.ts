@@ -34,6 +34,10 @@ export function osRunCommandTool(product: Product, trustTool: string) {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     access: { allowlist: 'ssh', subject: (i) => validateCommand(i.command) },
     service: 'ssh',
+    summary: (i) => ({
+      operation: validateCommand(i.command),
+      ...(i.confirm ? { detail: 'confirm: answers "y" to a (y/n) question' } : {}),
+    }),
     async handler(input, ctx) {
       if (input.confirm && ctx.caller.profile !== 'admin')
         throw new ProfilePermissionError('only the admin profile may confirm (y/n) questions of the CLI');

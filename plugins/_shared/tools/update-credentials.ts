@@ -1,4 +1,5 @@
 import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
+import { checkCredentialTarget } from '../node/credential-target.ts';
 import { credentialInput, phoneCredentialInput, toSecret } from './credential-input.ts';
 import { KIND_LABEL, PRODUCT_LABEL, kindPrefix, type CredentialToolSpec } from './product-labels.ts';
 
@@ -15,7 +16,9 @@ export function updateCredentialsTool(spec: CredentialToolSpec) {
     access: { minProfile: 'operator' },
     service: 'default',
     async handler(input, ctx) {
-      const entry = await ctx.vault.update(spec.product, spec.kind, input.host, toSecret(input));
+      const secret = toSecret(input);
+      await checkCredentialTarget(ctx, spec.kind, input.host, secret);
+      const entry = await ctx.vault.update(spec.product, spec.kind, input.host, secret);
       return structuredReply({ updated: true, ...entry });
     },
   });

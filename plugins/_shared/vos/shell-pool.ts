@@ -3,14 +3,16 @@ import { createHmac, randomBytes } from 'node:crypto';
 import {
   ConnectivityError,
   SSHError,
+  currentNodeRequests,
   hostVerifier,
   type ClientVault,
+  type NodeAddressGuard,
   type NodeIoSettings,
 } from '../../../kernel/sdk/index.ts';
 import { timeBudget, validateCommand, type RunOptions } from './command-policy.ts';
 import { ShellClosedError, ShellSession, type CommandResult } from './shell-session.ts';
 import { NodeUnreachableError, sshAddress } from './ssh-connect.ts';
-import { exponentialBackoff } from '../axl/transport.ts';
+import { exponentialBackoff, hostPort } from '../axl/transport.ts';
 import { untilAborted } from '../node/abort.ts';
 
 export type VosProduct = 'cucm' | 'imp' | 'cuc';
@@ -38,15 +40,21 @@ export interface ShellPoolOptions {
   loginTimeoutMs?: number;
   /** Per-command output cap. Default 4 MiB. */
   maxOutputBytes?: number;
+  /** Where nodes may be (the kernel's node address policy); unset: the always-refused list only. */
+  addresses?: NodeAddressGuard;
 }
 
 /**
  * The pool's options from the NODE_* settings: exponential retry delays, handshake and connect budgets;
  * unset: the pool's defaults.
  */
-export function shellPoolOptions(io: NodeIoSettings | undefined): ShellPoolOptions {
-  if (!io) return {};
+export function shellPoolOptions(
+  io: NodeIoSettings | undefined,
+  addresses?: NodeAddressGuard,
+): ShellPoolOptions {
+  if (!io) return addresses ? { addresses } : {};
   return {
+    ...(addresses ? { addresses } : {}),
     retryDelaysMs: exponentialBackoff(io.attempts, io.retryBaseMs),
     retryJitterMs: Math.min(250, Math.round(io.retryBaseMs / 2)),
     readyTimeoutMs: Math.min(20_000, io.timeoutMs),
@@ -95,10 +103,12 @@ interface Entry {
 export class VosShellPool {
   readonly #entries = new Map<string, Entry>();
   readonly #keySecret = randomBytes(32);
-  readonly #o: Required<ShellPoolOptions>;
+  readonly #o: Required<Omit<ShellPoolOptions, 'addresses'>>;
+  readonly #addresses: NodeAddressGuard | undefined;
   #closing = false;
 
   constructor(options: ShellPoolOptions = {}) {
+    this.#addresses = options.addresses;
     this.#o = {
       idleMs: options.idleMs ?? 5 * 60_000,
       maxShells: options.maxShells ?? 32,
@@ -132,8 +142,9 @@ export class VosShellPool {
     const started = Date.now();
     const signal = options.signal;
     // One reconnect when the pooled shell turned out to be dead before the command was written.
+    const operation = options.confirm === true ? `${cmd} [confirmed]` : cmd;
     for (let attempt = 0; ; attempt++) {
-      const { session, key, reused } = await this.#acquire(vault, product, host, signal);
+      const { session, key, reused } = await this.#acquire(vault, product, host, operation, signal);
       // A cancelled call leaves a command in an unknown state: the shell is closed, the next call logs in.
       const onAbort = (): void => this.#drop(key, session);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -161,7 +172,7 @@ export class VosShellPool {
     host: string,
     signal?: AbortSignal,
   ): Promise<ShellCheck> {
-    const { session, key, reused } = await this.#acquire(vault, product, host, signal);
+    const { session, key, reused } = await this.#acquire(vault, product, host, 'login check', signal);
     this.#touch(key);
     return { reusedShell: reused, loginMs: session.loginMs };
   }
@@ -180,14 +191,19 @@ export class VosShellPool {
     this.#closing = false;
   }
 
+  /** The caller's shell, logging in first when there is none; `operation` is what it is for (audited). */
   async #acquire(
     vault: ClientVault,
     product: VosProduct,
     host: string,
+    operation: string,
     signal?: AbortSignal,
   ): Promise<{ session: ShellSession; key: string; reused: boolean }> {
     if (signal?.aborted) throw cancelled(label(product, host));
     const secret = await vault.get(product, 'os', host);
+    // Before a login or a command leaves: a spent SSH rate-limit window throws here.
+    const to = sshAddress(host, secret.options);
+    currentNodeRequests().request({ service: 'ssh', operation, address: hostPort(to.host, to.port) });
     const passwordTag = createHmac('sha256', this.#keySecret).update(secret.password).digest('base64');
     const key = JSON.stringify([vault.client, product, host, secret.username, passwordTag]);
     const existing = this.#entries.get(key);
@@ -213,6 +229,7 @@ export class VosShellPool {
         readyTimeoutMs,
         loginTimeoutMs: this.#o.loginTimeoutMs,
         maxOutputBytes: this.#o.maxOutputBytes,
+        ...(this.#addresses ? { addresses: this.#addresses } : {}),
       }),
     );
     const entry: Entry = { session: opening, lastUsed: Date.now() };

@@ -1,7 +1,15 @@
 // Opening an SSH connection and an interactive shell to a VOS node, and saying clearly why it failed.
 import ssh2 from 'ssh2';
 import type { Client as SshClient, ClientChannel } from 'ssh2';
-import { ConnectivityError, SSHError, type TofuHostVerifier } from '../../../kernel/sdk/index.ts';
+import { connect, type Socket } from 'node:net';
+import {
+  ConnectivityError,
+  DENY_LIST_ONLY,
+  NodeAddressDeniedError,
+  SSHError,
+  type NodeAddressGuard,
+  type TofuHostVerifier,
+} from '../../../kernel/sdk/index.ts';
 
 const { Client } = ssh2;
 
@@ -49,6 +57,8 @@ export interface ConnectOptions extends SshAddress {
   label: string;
   /** Handshake plus authentication. */
   readyTimeoutMs: number;
+  /** Where nodes may be (the kernel's node address policy); unset: the always-refused list only. */
+  addresses?: NodeAddressGuard;
 }
 
 export interface OpenShell {
@@ -64,6 +74,19 @@ export interface OpenShell {
  */
 export function openShell(o: ConnectOptions): Promise<OpenShell> {
   return new Promise((resolve, reject) => {
+    // ssh2 would resolve the name itself: the socket is opened here, through the policy's resolution,
+    // so the address checked is the one connected to (a refused literal never gets a socket).
+    let sock: Socket;
+    try {
+      sock = connect({
+        host: o.host,
+        port: o.port,
+        ...(o.addresses ?? DENY_LIST_ONLY).dialOptions(o.host, o.port),
+      });
+    } catch (err) {
+      reject(err as Error);
+      return;
+    }
     const client = new Client();
     let settled = false;
     const fail = (err: Error): void => {
@@ -88,8 +111,7 @@ export function openShell(o: ConnectOptions): Promise<OpenShell> {
       });
     });
     client.connect({
-      host: o.host,
-      port: o.port,
+      sock,
       username: o.username,
       tryKeyboard: true,
       hostVerifier: o.verifier,
@@ -101,6 +123,8 @@ export function openShell(o: ConnectOptions): Promise<OpenShell> {
 }
 
 function classify(err: Error & { level?: string; code?: string }, o: ConnectOptions): Error {
+  // The node address policy refused every address: as is, never retried.
+  if (err instanceof NodeAddressDeniedError) return err;
   // The verifier refused the key during key exchange: its error names the fingerprints and the tool.
   if (o.verifier.rejection) return o.verifier.rejection;
   if (err.level === 'client-authentication')

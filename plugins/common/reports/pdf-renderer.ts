@@ -1,99 +1,108 @@
-import { existsSync } from 'node:fs';
-import { Marked } from 'marked';
-import { chromium, type Browser } from 'playwright-core';
-import { ExportUnavailableError } from '../../../kernel/sdk/index.ts';
+import type { Worker } from 'node:worker_threads';
+import {
+  ExportUnavailableError,
+  ReportTooComplexError,
+  type PluginLogger,
+} from '../../../kernel/sdk/index.ts';
+import type { PrintAnswer, PrinterConfig, PrintJob } from './pdf-worker.ts';
+import { startWorker } from './worker-thread.ts';
 
-const STYLE = `
-  body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10.5pt; line-height: 1.45; color: #111; }
-  h1 { font-size: 20pt; border-bottom: 2px solid #333; padding-bottom: 4px; }
-  h2 { font-size: 15pt; border-bottom: 1px solid #999; margin-top: 1.6em; }
-  h3 { font-size: 12.5pt; }
-  table { border-collapse: collapse; width: 100%; margin: 0.8em 0; }
-  th, td { border: 1px solid #aaa; padding: 4px 6px; text-align: left; vertical-align: top; }
-  th { background: #eee; }
-  code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 9pt; }
-  pre { background: #f4f4f4; padding: 8px; white-space: pre-wrap; word-break: break-all; }
-`;
+const ENTRY = new URL('./pdf-worker.ts', import.meta.url);
+/** Beyond the printer's own deadline, how long its thread may stay silent before it is replaced. */
+const SILENCE_GRACE_MS = 15_000;
+/** How long close() waits for the browser to quit before stopping the thread anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
+interface Pending {
+  resolve(pdf: Buffer): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
 
 /**
- * Markdown to PDF with the system Chromium, one browser reused across exports (launching costs about
- * a second). Pages run with JavaScript off and every network request aborted: a report's content is
- * whatever an agent wrote, and must not make the server fetch anything.
+ * HTML to PDF through the PDF worker thread (pdf-worker.ts), which owns Chromium. This side only moves
+ * buffers: the HTML goes to the worker and the PDF comes back without being copied, so a report's size
+ * costs the serving thread nothing. A worker that dies or stops answering fails its exports with
+ * EXPORT_UNAVAILABLE and is started afresh for the next one.
  */
 export class PdfRenderer {
-  private browser: Promise<Browser> | undefined;
-  private readonly marked = new Marked({ gfm: true });
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
 
-  constructor(private readonly executablePath: string) {}
+  constructor(
+    private readonly executablePath: string,
+    private readonly timeoutMs: number,
+    private readonly log?: PluginLogger,
+  ) {}
 
-  async render(markdown: string, title: string): Promise<Buffer> {
-    const browser = await this.launch();
-    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
-    try {
-      await context.route('**/*', (route) => route.abort());
-      const page = await context.newPage();
-      const body = await this.marked.parse(markdown);
-      await page.setContent(
-        `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`,
-        { waitUntil: 'domcontentloaded' },
-      );
-      return await page.pdf({
-        format: 'A4',
-        printBackground: true,
-        margin: { top: '18mm', bottom: '18mm', left: '15mm', right: '15mm' },
-        displayHeaderFooter: true,
-        headerTemplate: '<span></span>',
-        footerTemplate:
-          '<div style="font-size:8px;width:100%;text-align:center;color:#666"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
-      });
-    } finally {
-      await context.close();
-    }
+  /** `html` is UTF-8; its buffer is moved to the worker (unusable here afterwards) when it is its own. */
+  render(html: Uint8Array, title: string): Promise<Buffer> {
+    const worker = this.start();
+    const id = this.nextId++;
+    const whole = html.byteOffset === 0 && html.byteLength === html.buffer.byteLength;
+    const bytes = (whole ? html.buffer : html.slice().buffer) as ArrayBuffer;
+    return new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.log?.error({ timeoutMs: this.timeoutMs }, 'the PDF worker stopped answering; replacing it');
+        this.stop(worker, 'the PDF renderer stopped answering; try again');
+      }, this.timeoutMs + SILENCE_GRACE_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      const job: PrintJob = { type: 'print', id, html: bytes, title };
+      worker.postMessage(job, [bytes]);
+    });
   }
 
   async close(): Promise<void> {
-    const b = this.browser;
-    this.browser = undefined;
-    if (b) await (await b.catch(() => undefined))?.close();
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' });
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS);
+    await exited;
+    clearTimeout(timer);
   }
 
-  private launch(): Promise<Browser> {
-    if (!existsSync(this.executablePath)) {
-      throw new ExportUnavailableError(
-        `PDF export needs Chromium at ${this.executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH`,
-      );
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const config: PrinterConfig = { executablePath: this.executablePath, timeoutMs: this.timeoutMs };
+    const worker = startWorker(ENTRY, config);
+    // The server's life is not the worker's to extend; teardown closes it.
+    worker.unref();
+    worker.on('message', (a: PrintAnswer) => this.settle(a));
+    worker.on('error', (err) => {
+      this.log?.error({ err }, 'the PDF worker failed');
+      this.stop(worker, 'the PDF renderer failed; app.log has the detail');
+    });
+    worker.on('exit', () => this.stop(worker, 'the PDF renderer stopped; try again'));
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(a: PrintAnswer): void {
+    const p = this.pending.get(a.id);
+    if (!p) return;
+    this.pending.delete(a.id);
+    clearTimeout(p.timer);
+    if (a.ok) {
+      p.resolve(Buffer.from(a.pdf));
+      return;
     }
-    this.browser ??= chromium
-      .launch({
-        executablePath: this.executablePath,
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
-      })
-      .then((b) => {
-        b.on('disconnected', () => {
-          this.browser = undefined;
-        });
-        return b;
-      })
-      .catch((err: unknown) => {
-        this.browser = undefined;
-        throw new ExportUnavailableError(
-          `Chromium could not be started: ${(err as Error).message.split('\n')[0]}`,
-        );
-      });
-    return this.browser;
+    if (a.detail) this.log?.error({ detail: a.detail }, a.message);
+    p.reject(
+      a.kind === 'too-complex' ? new ReportTooComplexError(a.message) : new ExportUnavailableError(a.message),
+    );
   }
-}
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  /** Fails every export in flight on `worker` and forgets it; the next export starts a new one. */
+  private stop(worker: Worker, message: string): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    void worker.terminate();
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new ExportUnavailableError(message));
+      this.pending.delete(id);
+    }
+  }
 }

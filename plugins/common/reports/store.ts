@@ -1,32 +1,40 @@
-import { existsSync, mkdirSync, openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BadRequestError,
   NotFoundError,
   PayloadTooLargeError,
-  writeFileAtomic,
+  writeFileAtomicAsync,
 } from '../../../kernel/sdk/index.ts';
+import { assertRoom, folderUsage, type FolderUsage, type QuotaLimits } from './quota.ts';
 
 /** Report names: a plain file name ending in .md, no path, no leading dot. */
 export const REPORT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,124}\.md$/;
 
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
+export interface StoreLimits extends QuotaLimits {
+  /** REPORT_MAX_BYTES: the largest single report. */
+  reportMaxBytes: number;
+}
+
 /**
  * One client's report folder. Names are checked against REPORT_NAME before any path is built, so no
- * name can leave the folder; writes are atomic and serialised per report.
+ * name can leave the folder. Writes are atomic, off the event loop (a report is megabytes), and run one
+ * at a time per client (one store per client): the quota is checked and the file written with no other
+ * write of that client in between, so a flood of concurrent writes cannot pass the quota together.
  */
 export class ReportStore {
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly dir: string,
-    readonly maxBytes: number,
+    readonly limits: StoreLimits,
   ) {}
 
-  static forClient(root: string, client: string, maxBytes: number): ReportStore {
-    return new ReportStore(join(root, client), maxBytes);
+  static forClient(root: string, client: string, limits: StoreLimits): ReportStore {
+    return new ReportStore(join(root, client), limits);
   }
 
   path(name: string): string {
@@ -42,6 +50,13 @@ export class ReportStore {
     return existsSync(this.path(name));
   }
 
+  /** The report's size in bytes (NOT_FOUND when absent), without reading it. */
+  size(name: string): number {
+    const st = statSync(this.path(name), { throwIfNoEntry: false });
+    if (!st) throw new NotFoundError(`no report named ${name}`);
+    return st.size;
+  }
+
   async read(name: string): Promise<string> {
     const p = this.path(name);
     if (!existsSync(p)) throw new NotFoundError(`no report named ${name}`);
@@ -49,25 +64,53 @@ export class ReportStore {
   }
 
   /** Runs `fn` with the report's current text (null when absent) and writes what it returns, atomically. */
-  async update(name: string, fn: (current: string | null) => string): Promise<{ bytes: number }> {
+  update(name: string, fn: (current: string | null) => string): Promise<{ bytes: number; text: string }> {
     const p = this.path(name);
-    const prev = this.locks.get(p) ?? Promise.resolve();
-    const next = prev.then(async () => {
+    return this.exclusive(async () => {
       const current = existsSync(p) ? await readFile(p, 'utf8') : null;
       const text = fn(current);
       const bytes = Buffer.byteLength(text, 'utf8');
-      if (bytes > this.maxBytes) {
-        throw new PayloadTooLargeError(`the report would be ${bytes} bytes; the limit is ${this.maxBytes}`);
+      if (bytes > this.limits.reportMaxBytes) {
+        throw new PayloadTooLargeError(
+          `the report would be ${bytes} bytes; the limit is ${this.limits.reportMaxBytes}`,
+        );
       }
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeFileAtomic(p, text, 0o600);
-      return { bytes };
+      assertRoom(folderUsage(this.dir), name, bytes, this.limits);
+      await writeFileAtomicAsync(p, text, 0o600);
+      return { bytes, text };
     });
-    this.locks.set(
-      p,
-      next.catch(() => undefined),
-    );
-    return next;
+  }
+
+  /** The name of report `name`'s PDF export, beside it. */
+  pdfName(name: string): string {
+    this.path(name);
+    return name.replace(/\.md$/, '.pdf');
+  }
+
+  /** Refuses early, before any rendering, an export whose PDF could not be kept. */
+  assertPdfRoom(name: string): void {
+    assertRoom(folderUsage(this.dir), this.pdfName(name), 1, this.limits);
+  }
+
+  /** Writes report `name`'s PDF export within the quota; returns the PDF's file name. */
+  writePdf(name: string, pdf: Uint8Array): Promise<string> {
+    const pdfName = this.pdfName(name);
+    return this.exclusive(async () => {
+      assertRoom(folderUsage(this.dir), pdfName, pdf.length, this.limits);
+      await writeFileAtomicAsync(join(this.dir, pdfName), pdf, 0o600);
+      return pdfName;
+    });
+  }
+
+  /** Files and bytes this client's reports and PDFs take. */
+  usage(): FolderUsage {
+    return folderUsage(this.dir);
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /**

@@ -1,12 +1,12 @@
-import { join } from 'node:path';
-import { structuredReply, writeFileAtomic, z } from '../../../kernel/sdk/index.ts';
+import { ReportTooComplexError, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { commonTool } from '../shared.ts';
+import { renderMarkdown } from '../reports/markdown-renderer.ts';
 
 export default commonTool({
   name: 'export_report_pdf',
   title: 'Export a report to PDF',
   description:
-    'Renders one of your Markdown reports to PDF (A4, page numbers) beside it, and returns the PDF file name and size.',
+    "Renders one of your Markdown reports to PDF (A4, page numbers) beside it, and returns the PDF file name and size. A report too large or too complex to render within the server's bounds is refused with REPORT_TOO_COMPLEX; the PDF counts toward your report quota (REPORT_QUOTA_EXCEEDED when full).",
   input: {
     name: z.string().max(128).describe('Report file name (.md)'),
   },
@@ -14,14 +14,34 @@ export default commonTool({
   access: { minProfile: 'auditor' },
   service: 'report',
   async handler(input, ctx) {
+    const { limits } = ctx.shared;
     const store = ctx.shared.storeFor(ctx.caller.name);
-    const markdown = await store.read(input.name);
-    await ctx.progress(0, 2, 'rendering');
-    const pdf = await ctx.shared.pdf.render(markdown, input.name);
-    const pdfName = input.name.replace(/\.md$/, '.pdf');
-    writeFileAtomic(join(store.dir, pdfName), pdf, 0o600);
-    await ctx.progress(2, 2, 'written');
+    // Refused before any work: too large to render, or no room left for the PDF.
+    const size = store.size(input.name);
+    if (size > limits.exportMaxBytes) throw tooLarge(size, limits.exportMaxBytes);
+    store.assertPdfRoom(input.name);
+    const pdf = await ctx.shared.exports.run(
+      ctx.caller.name,
+      async () => {
+        const markdown = await store.read(input.name);
+        const bytes = Buffer.byteLength(markdown, 'utf8');
+        if (bytes > limits.exportMaxBytes) throw tooLarge(bytes, limits.exportMaxBytes);
+        await ctx.progress(0, 3, 'rendering');
+        const html = await renderMarkdown(markdown, ctx.shared.render, { signal: ctx.signal, log: ctx.log });
+        await ctx.progress(1, 3, 'printing');
+        return ctx.shared.pdf.render(html, input.name);
+      },
+      ctx.signal,
+    );
+    const pdfName = await store.writePdf(input.name, pdf);
+    await ctx.progress(3, 3, 'written');
     ctx.audit({ event: 'EXPORTED', status: 'OK', report: input.name, pdf: pdfName, bytes: pdf.length });
     return structuredReply({ name: input.name, pdf: pdfName, bytes: pdf.length });
   },
 });
+
+function tooLarge(bytes: number, max: number): ReportTooComplexError {
+  return new ReportTooComplexError(
+    `the report is ${bytes} bytes; the largest exported is ${max} (REPORT_EXPORT_MAX_BYTES)`,
+  );
+}

@@ -1,12 +1,15 @@
 import { BadRequestError, NotFoundError, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { commonTool } from '../shared.ts';
-import { headings, insertAfter, joinBlocks, resumeInto } from '../reports/sections.ts';
+import { insertAfter, joinBlocks, outline, quoteHeadingText, resumeInto } from '../reports/sections.ts';
+
+/** Headings listed in a write's answer; a report with more says how many it has. */
+const SECTIONS_LISTED = 1000;
 
 export default commonTool({
   name: 'write_report',
   title: 'Write a Markdown report',
   description:
-    'Writes Markdown to one of your reports. Modes: create (fails if it exists), append (adds at the end of an existing report), overwrite (replaces everything), resume (continues an interrupted report: if the report already has the first heading of your content, everything from that heading on is replaced, so re-sending a section never duplicates it; otherwise appended), insert_after (inserts after the section that starts with the heading given as anchor). Returns the size and the list of section headings.',
+    'Writes Markdown to one of your reports. Modes: create (fails if it exists), append (adds at the end of an existing report), overwrite (replaces everything), resume (continues an interrupted report: if the report already has the first heading of your content, everything from that heading on is replaced, so re-sending a section never duplicates it; otherwise appended), insert_after (inserts after the section that starts with the heading given as anchor). Returns the size and the list of section headings (the first 1000, each cut at 200 characters, with sections_total when there are more). Your reports and their PDFs are limited in number and total size: a write that adds a report or grows one past the limit is refused with REPORT_QUOTA_EXCEEDED.',
   input: {
     name: z.string().max(128).describe('Report file name, e.g. cucm-audit-2026-11.md'),
     content: z
@@ -26,7 +29,7 @@ export default commonTool({
   async handler(input, ctx) {
     const store = ctx.shared.storeFor(ctx.caller.name);
     let replacedFrom: string | null = null;
-    const { bytes } = await store.update(input.name, (current) => {
+    const { bytes, text } = await store.update(input.name, (current) => {
       switch (input.mode) {
         case 'create':
           if (current !== null)
@@ -39,7 +42,7 @@ export default commonTool({
           return input.content;
         case 'resume': {
           const r = resumeInto(current ?? '', input.content);
-          replacedFrom = r.replacedFrom;
+          replacedFrom = r.replacedFrom === null ? null : quoteHeadingText(r.replacedFrom);
           return r.text;
         }
         case 'insert_after': {
@@ -51,15 +54,15 @@ export default commonTool({
         }
       }
     });
-    const text = await store.read(input.name);
-    const sections = headings(text).map((h) => `${'#'.repeat(h.level)} ${h.text}`);
+    const sections = outline(text, SECTIONS_LISTED);
     ctx.audit({ event: 'WRITTEN', status: 'OK', report: input.name, mode: input.mode, bytes });
     return structuredReply({
       name: input.name,
       mode: input.mode,
       bytes,
-      sections,
-      last_section: sections.at(-1) ?? null,
+      sections: sections.listed,
+      ...(sections.total > sections.listed.length ? { sections_total: sections.total } : {}),
+      last_section: sections.last,
       ...(replacedFrom ? { replaced_from: replacedFrom } : {}),
     });
   },

@@ -2,7 +2,7 @@
 // login and password, reused across tool calls so the node checks the credential once (JSESSIONID).
 // Every path goes through the path policy again here, so nothing unsafe is sent whoever calls.
 import { createHmac, randomBytes } from 'node:crypto';
-import type { ClientVault } from '../../../kernel/sdk/index.ts';
+import type { ClientVault, NodeAddressGuard } from '../../../kernel/sdk/index.ts';
 import {
   BadRequestError,
   ConnectivityError,
@@ -24,6 +24,7 @@ import {
   retryAfterMs,
 } from '../../_shared/axl/transport.ts';
 import { loadEndpoint, PORTS } from '../../_shared/node/endpoint.ts';
+import { assertCarriable } from '../../_shared/node/wire-text.ts';
 import type { JsonValue } from './answers.ts';
 import { cupiError, isJsonObject, normaliseList, parseBody } from './answers.ts';
 import type { QueryValue } from './path-policy.ts';
@@ -49,6 +50,8 @@ export interface CupiClientsOptions {
   maxAnswerBytes?: number;
   /** Largest JSON body sent. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Where nodes may be (the kernel's node address policy); unset: the always-refused list only. */
+  addresses?: NodeAddressGuard;
 }
 
 export interface CupiRequest {
@@ -129,12 +132,16 @@ export class CupiClients {
     if (req.body !== undefined) {
       if (req.method !== 'POST' && req.method !== 'PUT')
         throw new BadRequestError(`a ${req.method} request takes no body`);
+      assertCarriable(req.body, 'body', 'text');
       body = JSON.stringify(req.body);
       const max = this.#o.maxBodyBytes ?? MiB;
       if (Buffer.byteLength(body) > max) throw new PayloadTooLargeError(`the JSON body is over ${max} bytes`);
     }
     const session = await this.#session(vault, host);
     const http: HttpRequest = {
+      service: 'cupi',
+      // The path without the query: search values are the caller's data, not what was done.
+      operation: `${req.method} ${path}`,
       method: req.method,
       path: target,
       timeoutMs: this.#o.timeoutMs ?? 30_000,
@@ -250,7 +257,7 @@ export class CupiClients {
   }
 
   async #session(vault: ClientVault, host: string): Promise<CupiSession> {
-    const endpoint = await loadEndpoint(vault, 'cuc', 'cupi', host, PORTS.https);
+    const endpoint = await loadEndpoint(vault, 'cuc', 'cupi', host, PORTS.https, this.#o.addresses);
     const key = this.#key(vault.client, host, endpoint);
     let session = this.#sessions.get(key);
     if (!session) {

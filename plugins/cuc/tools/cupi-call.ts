@@ -51,6 +51,24 @@ export default cucTool({
   // Runs after validation; an unsafe path throws BAD_REQUEST here, before the allowlist and any I/O.
   access: { allowlist: 'cupi', subject: (i) => `${String(i.method)} ${canonicalCupiPath(String(i.path))}` },
   service: 'cupi',
+  // Names only: query values and the body are the caller's data (a PIN, a password) and stay out.
+  summary: (i) => {
+    const query = Object.keys(i.query ?? {});
+    const body =
+      i.body === undefined
+        ? undefined
+        : Array.isArray(i.body)
+          ? `[${i.body.length} items]`
+          : Object.keys(i.body).join(', ');
+    const parts = [
+      ...(query.length > 0 ? [`query: ${query.join(', ')}`] : []),
+      ...(body !== undefined ? [`body: ${body}`] : []),
+    ];
+    return {
+      operation: `${i.method} ${canonicalCupiPath(i.path)}`,
+      ...(parts.length > 0 ? { detail: parts.join('; ') } : {}),
+    };
+  },
   async handler(input, ctx) {
     if (input.method !== 'GET')
       ctx.log.info({ host: input.host, method: input.method, path: input.path }, 'CUPI write');

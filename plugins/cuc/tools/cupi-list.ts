@@ -42,6 +42,10 @@ export default cucTool({
   // The canonical path, so the allowlist never sees an encoded or dotted spelling (unsafe ones throw).
   access: { allowlist: 'cupi', subject: (i) => `GET ${resourcePath(String(i.resource))}` },
   service: 'cupi',
+  summary: (i) => ({
+    operation: `GET ${resourcePath(i.resource)}`,
+    detail: `${i.query ? `query=${i.query} ` : ''}${i.sort ? `sort=${i.sort} ` : ''}page=${i.pageNumber} rows=${i.rowsPerPage}`,
+  }),
   async handler(input, ctx) {
     const page = await ctx.shared.cupi.list(
       ctx.vault,

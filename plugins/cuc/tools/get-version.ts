@@ -12,6 +12,7 @@ export default cucTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: { minProfile: 'auditor' },
   service: 'cupi',
+  summary: () => ({ operation: 'GET /vmrest/version/product' }),
   async handler(input, ctx) {
     const v = await ctx.shared.cupi.version(ctx.vault, input.host, ctx.signal);
     return structuredReply({ host: input.host, name: v.name, version: v.version });

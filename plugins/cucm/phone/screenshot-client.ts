@@ -2,7 +2,7 @@
 // always verified against the pinned CA or certificate); most phones only serve plain HTTP, through
 // the transport's httpExchange. Plain HTTP sends the Basic credentials in clear:
 // that is the phone's own limitation, and the credential's scheme chooses HTTPS where the phone has it.
-import type { CredentialSecret } from '../../../kernel/sdk/index.ts';
+import type { CredentialSecret, NodeAddressGuard } from '../../../kernel/sdk/index.ts';
 import {
   BadRequestError,
   ConnectivityError,
@@ -31,12 +31,19 @@ export interface PhoneEndpoint extends NodeEndpoint {
 export const SCREENSHOT_PATH = '/CGI/Screenshot';
 /** A 1280x800 24-bit BMP is 3 MiB; 8 MiB leaves room for any real screen and bounds a hostile answer. */
 export const SCREENSHOT_MAX_BYTES = 8 * 1024 * 1024;
-const HTTPS_PORT = 443;
 
-/** Where the stored phone credential says the phone listens: its scheme (http unless https) and port. */
-export function phoneEndpoint(host: string, secret: CredentialSecret): PhoneEndpoint {
+/**
+ * Where the stored phone credential says the phone listens: its scheme (http unless https) and port;
+ * its connections follow `addresses` (the kernel's node address policy).
+ */
+export function phoneEndpoint(
+  host: string,
+  secret: CredentialSecret,
+  addresses?: NodeAddressGuard,
+): PhoneEndpoint {
   const scheme: PhoneScheme = secret.options?.scheme === 'https' ? 'https' : 'http';
-  return { ...endpointOf(host, secret, scheme === 'https' ? HTTPS_PORT : PORTS.phoneHttp), scheme };
+  const port = scheme === 'https' ? PORTS.phoneHttps : PORTS.phoneHttp;
+  return { ...endpointOf(host, secret, port, addresses), scheme };
 }
 
 export interface ScreenshotFetchOptions {
@@ -62,6 +69,7 @@ export async function fetchScreenshot(node: PhoneEndpoint, o: ScreenshotFetchOpt
       o.retry ?? DEFAULT_RETRY,
       (signal) => {
         const req: HttpRequest = {
+          service: 'phone',
           method: 'GET',
           path: SCREENSHOT_PATH,
           timeoutMs: o.timeoutMs,

@@ -2,7 +2,7 @@
 // that spends nothing of the node's budget, and selectCmDevice(Ext) queries paged with StateInfo,
 // de-duplicated across nodes, within the cluster's 15 requests per minute shared by every caller.
 import type { Agent } from 'node:https';
-import type { ClientVault, Product } from '../../../kernel/sdk/index.ts';
+import type { ClientVault, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
 import { BadRequestError, RISError } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
 import {
@@ -60,6 +60,8 @@ export interface RisServiceOptions {
   maxAnswerBytes?: number;
   /** Largest WSDL accepted; default 2 MiB (the real one is tens of KB). */
   maxWsdlBytes?: number;
+  /** Where nodes may be (the kernel's node address policy); unset: the always-refused list only. */
+  addresses?: NodeAddressGuard;
 }
 
 export interface RisQuery {
@@ -108,7 +110,7 @@ export class RisService {
 
   /** The caller's RIS endpoint: its stored AXL credential for `host` (RisPort70 takes the same login). */
   endpoint(vault: ClientVault, host: string): Promise<NodeEndpoint> {
-    return loadEndpoint(vault, this.#o.product ?? 'cucm', 'axl', host, PORTS.https);
+    return loadEndpoint(vault, this.#o.product ?? 'cucm', 'axl', host, PORTS.https, this.#o.addresses);
   }
 
   async probe(vault: ClientVault, host: string, signal?: AbortSignal): Promise<RisProbeResult> {
@@ -140,6 +142,7 @@ export class RisService {
         this.#retry(),
         (attemptSignal) =>
           httpsExchange(node, agent, {
+            service: 'ris',
             method: 'GET',
             path: RIS_PATH,
             timeoutMs: this.#timeout(),
@@ -254,6 +257,8 @@ export class RisService {
       async (attemptSignal) => {
         await this.limiter.acquire(cluster, this.#o.maxWaitMs ?? 20_000, attemptSignal);
         return httpsExchange(node, agent, {
+          service: 'ris',
+          operation,
           method: 'POST',
           path: RIS_PATH,
           timeoutMs: this.#timeout(),

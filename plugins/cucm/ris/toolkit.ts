@@ -37,6 +37,8 @@ export async function fetchRisWsdl(node: NodeEndpoint, agent: Agent, o: FetchOpt
     o.retry,
     (signal) =>
       httpsExchange(node, agent, {
+        service: 'ris',
+        operation: `GET ${RIS_PATH}?wsdl`,
         method: 'GET',
         path: `${RIS_PATH}?wsdl`,
         timeoutMs: o.timeoutMs,

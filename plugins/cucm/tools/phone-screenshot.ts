@@ -23,8 +23,10 @@ export default cucmTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: { minProfile: 'auditor' },
   service: 'phone',
+  summary: () => ({ operation: 'GET /CGI/Screenshot' }),
   async handler(input, ctx) {
-    const node = phoneEndpoint(input.host, await ctx.vault.get('cucm', 'phone', input.host));
+    const secret = await ctx.vault.get('cucm', 'phone', input.host);
+    const node = phoneEndpoint(input.host, secret, ctx.shared.addresses);
     const io = ctx.shared.nodeIo;
     const raw = await fetchScreenshot(node, {
       timeoutMs: input.timeout_s * 1000,

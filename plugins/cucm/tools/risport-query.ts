@@ -1,4 +1,5 @@
 import { structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { assertCarriable } from '../../_shared/node/wire-text.ts';
 import { hostField } from '../../_shared/tools/credential-input.ts';
 import { RIS_OPERATIONS } from '../ris/constants.ts';
 import { cucmTool } from '../shared.ts';
@@ -87,7 +88,18 @@ export default cucmTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: { allowlist: 'ris', subject: (i) => String(i.operation) },
   service: 'ris',
+  summary: (i) => ({
+    operation: i.operation,
+    detail:
+      `select_by=${i.select_by} items=${i.select_items.slice(0, 8).join(', ')}` +
+      `${i.select_items.length > 8 ? ` (+${i.select_items.length - 8})` : ''} class=${i.device_class}` +
+      ` status=${i.status} model=${i.model} protocol=${i.protocol} download=${i.download_status}` +
+      `${i.node_name ? ` node=${i.node_name}` : ''}${i.state_info ? ' (continued)' : ''}`,
+  }),
   async handler(input, ctx) {
+    // The criteria go into a SOAP envelope: refused here, with their names, before anything is sent.
+    assertCarriable(input.select_items, 'select_items', 'xml');
+    assertCarriable(input.node_name, 'node_name', 'xml');
     const answer = await ctx.shared.ris.query(
       ctx.vault,
       input.host,

@@ -16,9 +16,8 @@ export default defineTool({
   access: { minProfile: 'auditor' },
   service: 'default',
   async handler(input, ctx) {
-    const status = await ctx.kernel.status();
-    if (input.check_integrity)
-      status.integrity = (await ctx.kernel.checkIntegrity()) ?? { status: 'unavailable' };
-    return structuredReply(status);
+    // The kernel runs the check first and builds the whole report from its result: `integrity` and
+    // `security.integrity` then always carry the same verdict.
+    return structuredReply(await ctx.kernel.status({ checkIntegrity: input.check_integrity }));
   },
 });

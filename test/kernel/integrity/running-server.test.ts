@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '../../../kernel/paths.ts';
 import { stageSignedTree } from '../../../kernel/vendor/stage.ts';
 import { signBundle } from '../../../kernel/vendor/bundle.ts';
@@ -10,6 +11,7 @@ import { pinnedFetch } from '../../helpers/https-client.ts';
 import { seedServerKeys } from '../../helpers/keys.ts';
 import { testVendor, writeTestLicense } from '../../helpers/license.ts';
 import { connectMcp, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
+import { clientFiles, getStatus } from '../../helpers/oauth.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import type { TestKernel } from '../../helpers/kernel.ts';
 
@@ -34,7 +36,14 @@ describe('integrity of a running, signed install', () => {
   const state = join(tmp.dir, 'state');
   let child: ReturnType<typeof spawn>;
   let c: ConnectedClient;
+  let k: TestKernel;
   let url = '';
+  let listChanges = 0;
+  const auditOf = (): Record<string, unknown>[] =>
+    readFileSync(join(state, 'logs/audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   before(async () => {
     const v = testVendor();
@@ -88,8 +97,11 @@ describe('integrity of a running, signed install', () => {
       child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
     });
     const certPem = readFileSync(join(state, 'secrets/tls_cert.pem'), 'utf8');
-    const k = { url, certPem, fetch: pinnedFetch(certPem), stateDir: state } as unknown as TestKernel;
+    k = { url, certPem, fetch: pinnedFetch(certPem), stateDir: state } as unknown as TestKernel;
     c = await connectMcp(k, startupToken(state, 'ops'));
+    c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      listChanges++;
+    });
   });
 
   after(async () => {
@@ -97,6 +109,28 @@ describe('integrity of a running, signed install', () => {
     child?.kill('SIGTERM');
     await new Promise((r) => child?.on('exit', r));
     tmp.cleanup();
+  });
+
+  it('a start that finds the tree modified says failed at once: step 4, the gauge and /status', async () => {
+    // Before any on-demand check: only the start's own check has run.
+    const app = readFileSync(join(state, 'logs/app.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const step4 = app.find((r) => (r.startup as { step?: number } | undefined)?.step === 4);
+    assert.equal(step4?.msg, 'startup step 4 integrity: failed');
+    assert.equal(step4?.level, 50, 'logged as an error, not info');
+    const metrics = await (await k.fetch(`${url}/metrics`)).text();
+    assert.match(
+      metrics,
+      /^ucmcp_watchdog_status\{watchdog="integrity"\} 0$/m,
+      'failed, not -1 (not yet run)',
+    );
+    const { body } = await getStatus(k, clientFiles(state, 'ops').token);
+    assert.deepEqual(
+      [(body.integrity as { status: string }).status, (body.integrity as { verdict: string }).verdict],
+      ['modified', 'failed'],
+    );
   });
 
   it('starts in enforce mode with the shipped bundles verified and loaded and the license trusted', async () => {
@@ -121,6 +155,48 @@ describe('integrity of a running, signed install', () => {
     const appLog = readFileSync(join(state, 'logs/app.log'), 'utf8');
     assert.match(appLog, /plugin bundle rogue refused: integrity unsigned/);
     assert.match(appLog, /plugin bundle tampered-extra refused: integrity modified/);
+  });
+
+  it('a registered bundle tampered with at run time is unloaded at the next check: gone from tools/list, calls get IntegrityError', async () => {
+    const before = listChanges;
+    assert.deepEqual((await c.call('common_vendor_extra_hello')).structuredContent, {
+      hello: 'vendor-extra',
+    });
+    writeFileSync(
+      join(stage, 'plugins', 'vendor-extra', 'index.ts'),
+      extraBundle('vendor-extra').replace('hello:', 'evil:'),
+    );
+    const r = await c.call('infra_server_status', { check_integrity: true });
+    const s = r.structuredContent as {
+      integrity: {
+        status: string;
+        verdict: string;
+        checkedAt: string;
+        bundles: Record<string, { status: string }>;
+      };
+      security: { integrity: { status: string; verdict: string; checked_at: string } };
+    };
+    assert.equal(s.integrity.bundles['vendor-extra']?.status, 'modified');
+    // One verdict: the summary and the report are the same check.
+    assert.equal(s.security.integrity.checked_at, s.integrity.checkedAt);
+    assert.deepEqual(
+      [s.security.integrity.status, s.security.integrity.verdict, s.integrity.verdict],
+      [s.integrity.status, 'failed', 'failed'],
+    );
+
+    for (let i = 0; i < 100 && listChanges === before; i++) await new Promise((res) => setTimeout(res, 20));
+    assert.ok(listChanges > before, 'the open session received notifications/tools/list_changed');
+    const names = (await c.client.listTools()).tools.map((x) => x.name);
+    assert.ok(!names.includes('common_vendor_extra_hello'), 'gone from tools/list at once');
+    assert.ok(names.includes('infra_health'), 'the other bundles stay');
+    const call = await c.call('common_vendor_extra_hello');
+    assert.equal(call.structuredContent?.error, 'IntegrityError');
+    assert.match(String(call.structuredContent?.message), /unloaded/);
+    const unloaded = auditOf().filter((x) => x.event === 'SERVER' && x.status === 'PLUGIN_UNLOADED');
+    assert.deepEqual(
+      unloaded.map((x) => [x.plugin, x.severity, x.tools]),
+      [['vendor-extra', 'CRITICAL', ['common_vendor_extra_hello']]],
+    );
   });
 
   it('one changed byte in a plugin file is reported at the next on-demand check with both hashes, and infra keeps serving', async () => {

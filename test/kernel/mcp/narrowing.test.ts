@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
-import { connectMcp, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
+import { connectMcp, httpRefusal, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
 import { seedServerKeys } from '../../helpers/keys.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 
@@ -47,8 +47,11 @@ describe('per-client narrowing from clients/<name>/client.json, enforced and rep
   it('the narrowed rate limit applies (the admin profile alone would allow 120/min)', async () => {
     const second = await c.call('cucm_test_axl', { operation: 'getLine', host: 'cucm-pub' });
     assert.equal(second.isError, undefined);
-    const third = await c.call('cucm_test_axl', { operation: 'getLine', host: 'cucm-pub' });
-    assert.equal(third.structuredContent?.error, 'RATE_LIMITED');
+    const third = await c.call('cucm_test_axl', { operation: 'getLine', host: 'cucm-pub' }).then(
+      () => null,
+      (err: unknown) => httpRefusal(err),
+    );
+    assert.equal(third?.error, 'RATE_LIMITED');
   });
 
   it('infra_get_my_permissions reports the narrowing and the effective limit', async () => {

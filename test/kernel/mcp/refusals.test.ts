@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../../kernel/paths.ts';
 import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
-import { connectMcp, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
+import { connectMcp, httpRefusal, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import { seedServerKeys } from '../../helpers/keys.ts';
 
@@ -74,16 +74,20 @@ describe('tool call refusals, each audited', () => {
     assert.equal(rec?.host, 'cucm-pub');
   });
 
-  it('over the rate limit: RATE_LIMITED with retry_after_s, a RATE_LIMITED record and ACTIONS RATE_LIMITED', async () => {
+  it('over the rate limit: HTTP 429 RATE_LIMITED with retry_after_s, a RATE_LIMITED record and ACTIONS RATE_LIMITED', async () => {
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await c.call('infra_health'));
+    for (let i = 0; i < 3; i++) results.push(await c.call('infra_health'));
     assert.deepEqual(
-      results.slice(0, 3).map((r) => r.isError),
+      results.map((r) => r.isError),
       [undefined, undefined, undefined],
     );
-    const limited = results[3];
-    assert.equal(limited?.structuredContent?.error, 'RATE_LIMITED');
-    const retry = limited?.structuredContent?.retry_after_s as number;
+    const limited = await c.call('infra_health').then(
+      () => null,
+      (err: unknown) => httpRefusal(err),
+    );
+    assert.equal(limited?.status, 429);
+    assert.equal(limited?.error, 'RATE_LIMITED');
+    const retry = limited?.retry_after_s as number;
     assert.ok(retry >= 1 && retry <= 60, String(retry));
     const rl = k
       .auditRecords()

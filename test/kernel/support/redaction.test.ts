@@ -4,8 +4,13 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { redactEnvFile } from '../../../kernel/support/env-redaction.ts';
 import { copyRedactedLog, redactLogLine } from '../../../kernel/support/log-redaction.ts';
-import { containsSecret, isSecretName, looksLikeSecret } from '../../../kernel/support/secret-shapes.ts';
-import { CONFIG_KEYS } from '../../../kernel/config/schema.ts';
+import {
+  containsSecret,
+  isSecretName,
+  isSecretSetting,
+  looksLikeSecret,
+} from '../../../kernel/support/secret-shapes.ts';
+import { CONFIG_KEYS, configSchema } from '../../../kernel/config/schema.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 
 describe('support bundle redaction', () => {
@@ -27,9 +32,15 @@ describe('support bundle redaction', () => {
     assert.match(out, /9 settings, 0 redacted/);
   });
 
-  it('no known setting is taken for a secret by its name alone', () => {
-    const named = CONFIG_KEYS.filter((k) => isSecretName(k));
+  it('no known setting with a value of its kind is taken for a secret, but BACKUP_SFTP_PASSWORD_ENC', () => {
+    const defaults = configSchema.parse({}) as Record<string, unknown>;
+    const shown = (v: unknown): string =>
+      v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v as string | number | boolean);
+    const named = CONFIG_KEYS.filter((k) => isSecretSetting(k, shown(defaults[k])));
     assert.deepEqual(named, ['BACKUP_SFTP_PASSWORD_ENC']);
+    // By name alone the token lifetimes match *TOKEN*: only their numeric value keeps them readable.
+    assert.ok(isSecretName('AUTH_ACCESS_TOKEN_TTL_SECONDS'));
+    assert.ok(isSecretSetting('AUTH_ACCESS_TOKEN_TTL_SECONDS', 'not-a-number'));
   });
 
   it('hides secrets by name and by shape, and never lets a quoted multi-line value surface', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AuditUnavailableError, SSHError } from '../../../kernel/errors/index.ts';
 import {
+  ClientHostKeys,
   HostKeyError,
   hostVerifier,
   sshFingerprint,
@@ -12,6 +13,7 @@ import {
   Vault,
   type VaultAudit,
 } from '../../../kernel/vault/index.ts';
+import type { KnownHostsFile } from '../../../kernel/vault/known-hosts-file.ts';
 import { newHostKey, runCommand, SSH_PASSWORD, startSshServer, type TestSshServer } from './ssh-server.ts';
 import { vaultFixture } from './vault-fixture.ts';
 
@@ -81,11 +83,20 @@ describe('SSH host keys: trust on first use against a real ssh2 server', () => {
       () => noc.decide('cucm', host, 'allow' as 'trust', firstFp),
       /action must be "trust" or "reject"/,
     );
+    assert.throws(() => noc.decide('cucm', 'bad host name!', 'reject', firstFp), SSHError);
     assert.equal(noc.list()[0]?.state, 'pending', 'nothing was decided');
-    const failed = fx.auditRecords().filter((r) => r.event === 'TRUSTED' && r.status === 'FAILED');
+    // A refused request is audited as refused: no `action` (trusted or rejected) a reader could take
+    // for a decision, only what was requested and why it was refused.
+    const trusted = fx.auditRecords().filter((r) => r.event === 'TRUSTED');
     assert.deepEqual(
-      failed.map((r) => r.reason),
-      ['fingerprint_mismatch', 'unknown_host', 'invalid', 'invalid'],
+      trusted.map((r) => [r.status, r.reason, r.requested, 'action' in r]),
+      [
+        ['REFUSED', 'fingerprint_mismatch', 'trust', false],
+        ['REFUSED', 'unknown_host', 'trust', false],
+        ['REFUSED', 'invalid', 'trust', false],
+        ['REFUSED', 'invalid', '(invalid)', false],
+        ['REFUSED', 'invalid', 'reject', false],
+      ],
     );
   });
 
@@ -191,6 +202,37 @@ describe('SSH host keys: trust on first use against a real ssh2 server', () => {
     assert.throws(() => keys.decide('imp', host, 'trust', pending.fingerprint), AuditUnavailableError);
     broken = false;
     assert.equal(keys.list('imp')[0]?.state, 'pending', 'not trusted without its audit record');
+  });
+
+  it('a decision audited but not saved is followed by a FAILED record without an action', () => {
+    const fp = sshFingerprint(Buffer.from('unsaved key'));
+    // A store that reads but cannot write (disk full, read-only mount).
+    const file = {
+      read: () => ({ hosts: { 'imp/imp9.lab': { pending: { fingerprint: fp, at: 'x' }, rejected: [] } } }),
+      write: () => {
+        throw new Error('ENOSPC: no space left on device');
+      },
+    } as unknown as KnownHostsFile;
+    const keys = new ClientHostKeys('noc-agent', file, fx.audit, fx.log);
+    const before = fx.auditRecords().length;
+    assert.throws(() => keys.decide('imp', 'imp9.lab', 'trust', fp), /could not be written/);
+    const [announced, undone] = fx.auditRecords().slice(before);
+    assert.equal(announced?.status, 'OK');
+    assert.equal(announced?.action, 'trusted');
+    assert.deepEqual(
+      { ...undone, timestamp: undefined },
+      {
+        timestamp: undefined,
+        event: 'TRUSTED',
+        client: 'noc-agent',
+        status: 'FAILED',
+        product: 'imp',
+        host: 'imp9.lab',
+        requested: 'trust',
+        fingerprint: fp,
+        reason: 'write_failed',
+      },
+    );
   });
 
   it('fails closed when known_hosts was edited outside the server', async () => {

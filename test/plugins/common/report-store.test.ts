@@ -6,7 +6,8 @@ import { tempStateDir } from '../../helpers/state-dir.ts';
 describe('report store', () => {
   const state = tempStateDir();
   after(() => state.cleanup());
-  const store = ReportStore.forClient(state.dir, 'alice', 10 * 1024 * 1024);
+  const roomy = { maxFiles: 1000, maxBytes: 1024 * 1024 * 1024 };
+  const store = ReportStore.forClient(state.dir, 'alice', { reportMaxBytes: 10 * 1024 * 1024, ...roomy });
 
   it('refuses names that could leave the folder or hide', () => {
     for (const bad of [
@@ -43,7 +44,7 @@ describe('report store', () => {
   });
 
   it('refuses a report over the size limit and keeps the old content', async () => {
-    const small = ReportStore.forClient(state.dir, 'bob', 1024);
+    const small = ReportStore.forClient(state.dir, 'bob', { reportMaxBytes: 1024, ...roomy });
     await small.update('r.md', () => 'keep');
     await assert.rejects(
       small.update('r.md', () => 'x'.repeat(2048)),

@@ -22,16 +22,20 @@ describe('common reports through MCP', () => {
   let k: TestKernel;
   let alice: ConnectedClient;
   let bob: ConnectedClient;
+  // Each client has its own rate limit of report calls: the 5 MB report spends most of alice's.
+  let eve: ConnectedClient;
   before(async () => {
     k = await startTestKernel({
-      env: { AUTH_CLIENTS: 'alice:auditor:cucm,bob:auditor:cucm', AUTH_BCRYPT_COST: '4' },
+      env: { AUTH_CLIENTS: 'alice:auditor:cucm,bob:auditor:cucm,eve:auditor:cucm', AUTH_BCRYPT_COST: '4' },
     });
     alice = await connectMcp(k, startupToken(k.stateDir, 'alice'));
     bob = await connectMcp(k, startupToken(k.stateDir, 'bob'));
+    eve = await connectMcp(k, startupToken(k.stateDir, 'eve'));
   });
   after(async () => {
     await alice.close();
     await bob.close();
+    await eve.close();
     await k.stop();
   });
 
@@ -122,6 +126,32 @@ describe('common reports through MCP', () => {
     assert.deepEqual((list.structuredContent as { reports: unknown[] }).reports, []);
   });
 
+  it('a report over REPORT_EXPORT_MAX_BYTES is refused with a coded error before any rendering', async () => {
+    const part = `${'| a | b |\n'.repeat(80_000)}`;
+    assert.equal((await write(eve, { name: 'huge.md', content: part, mode: 'create' })).isError, undefined);
+    for (let i = 0; i < 3; i++) await write(eve, { name: 'huge.md', content: part, mode: 'append' });
+    const r = await eve.call('common_export_report_pdf', { name: 'huge.md' });
+    assert.equal(r.structuredContent?.error, 'REPORT_TOO_COMPLEX');
+    assert.match(
+      String(r.structuredContent?.message),
+      /the report is 3200000 bytes; the largest exported is 2097152 \(REPORT_EXPORT_MAX_BYTES\)/,
+    );
+  });
+
+  it('Markdown that overflowed the renderer (nested quote markers) is refused with a coded error, not INTERNAL_ERROR', async () => {
+    for (const [name, content] of [
+      ['quotes.md', `${'>'.repeat(8000)} deep\n`],
+      ['spaced.md', `${'> '.repeat(8000)}deep\n`],
+      ['lists.md', Array.from({ length: 400 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n')],
+    ] as const) {
+      assert.equal((await write(eve, { name, content, mode: 'create' })).isError, undefined);
+      const r = await eve.call('common_export_report_pdf', { name });
+      assert.equal(r.structuredContent?.error, 'REPORT_TOO_COMPLEX', name);
+      assert.match(String(r.structuredContent?.message), /more than 100 levels deep/, name);
+      assert.equal(existsSync(join(k.stateDir, 'reports', 'eve', name.replace('.md', '.pdf'))), false);
+    }
+  });
+
   it(
     'exports a PDF whose text contains the headings',
     {
@@ -143,7 +173,7 @@ describe('common reports through MCP', () => {
       const text = execFileSync('pdftotext', [pdfPath, '-'], { encoding: 'utf8' });
       for (const h of ['CUCM Security Audit', 'Findings', 'Remediation', 'TLS-01'])
         assert.ok(text.includes(h), h);
-      const exported = k.auditRecords().find((x) => x.event === 'EXPORTED');
+      const exported = k.auditRecords().find((x) => x.event === 'EXPORTED' && x.client === 'alice');
       assert.equal(exported?.report, 'pdf.md');
       // A second export reuses the same browser.
       const again = await alice.call('common_export_report_pdf', { name: 'pdf.md' });

@@ -4,7 +4,10 @@
 // UTF-16, XML markup, traversal, absolute URLs, __proto__/constructor keys, deep nesting). The tools
 // come from tools/list, so a new tool is fuzzed without editing this file. Each answer must be a
 // success or a coded isError result (never INTERNAL_ERROR), within a time bound, with no secret in it;
-// the server must still answer afterwards. Seed: FUZZ_SEED (printed); runs per tool: FUZZ_RUNS.
+// the server must still answer afterwards. Every tool that talks to a node also gets valid-ish arguments
+// with one character no node can receive (NUL, a lone surrogate, what XML 1.0 cannot carry) in one of
+// its strings: a coded refusal, and nothing sent to the lab. Seed: FUZZ_SEED (printed); runs per tool:
+// FUZZ_RUNS.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -17,8 +20,16 @@ import { toolArguments, type JsonSchema } from './support/schema-arbitrary.ts';
 import { serverSecrets, type Needle } from './support/secrets.ts';
 import { toolHints, type HintSources } from './support/tool-hints.ts';
 import { callAndJudge } from './support/tool-oracle.ts';
+import { NEVER_CARRIED, NOT_XML, uncarriableArguments } from './support/uncarriable.ts';
 
 const RUNS_PER_TOOL = 8;
+const UNCARRIABLE_RUNS_PER_TOOL = 10;
+
+/** Arguments whose text is sent to the node (or names it): what no text can carry is refused in them. */
+const CARRIED = new Set(['host', 'args', 'operation', 'select_items', 'node_name', 'state_info']);
+CARRIED.add('command').add('path').add('query').add('body').add('resource').add('sort');
+/** Sent in a SOAP request or typed on a CLI line: what XML 1.0 cannot carry is refused there too. */
+const CARRIED_AS_XML_OR_LINE = new Set(['args', 'operation', 'select_items', 'node_name', 'command']);
 
 /** Tools that change the admin's own credentials or trust go last, so the others still reach the lab. */
 const LAST = /_(store|update|delete)_credentials$|_trust_fingerprint$/;
@@ -76,6 +87,38 @@ describe('tool arguments fuzzed from each input schema, through a real MCP SDK c
       .sort();
     assert.deepEqual(tools.map((t) => t.name).sort(), registered);
     assert.ok(tools.length >= 60, `${tools.length} tools`);
+  });
+
+  it('a character a node cannot carry, in any string of a node tool, is a coded refusal before anything is sent', async (t) => {
+    t.diagnostic(`seed ${fuzzSeed()}, ${fuzzRuns(UNCARRIABLE_RUNS_PER_TOOL)} runs per tool`);
+    const nodeTools = tools.filter((x) => x.annotations?.openWorldHint === true);
+    assert.ok(nodeTools.length >= 15, nodeTools.map((x) => x.name).join(', '));
+    const log = s.lab.state.log;
+    for (const tool of toolOrder(nodeTools)) {
+      await t.test(tool.name, async () => {
+        const cases = uncarriableArguments(tool.inputSchema as JsonSchema, toolHints(tool.name, sources));
+        await fc.assert(
+          fc.asyncProperty(cases, async (c) => {
+            const [requests, commands] = [log.requests.length, log.commands.length];
+            // The operator's own rate-limit windows: the admin's stay whole for the fuzzing below.
+            const v = await callAndJudge(s.mcp.operator.client, tool.name, c.args, needles, CASE_TIMEOUT_MS);
+            const what = `${tool.name}(${preview(c.args)}) with U+${c.char.charCodeAt(0).toString(16)} in ${c.argument}`;
+            assert.deepEqual(v.problems, [], what);
+            // list_axl_operations reads the local schema cache; its host is only asked when no version is given.
+            const carried = CARRIED.has(c.argument) && !tool.name.endsWith('_list_axl_operations');
+            const refused =
+              ((NEVER_CARRIED as readonly string[]).includes(c.char) && carried) ||
+              ((NOT_XML as readonly string[]).includes(c.char) && CARRIED_AS_XML_OR_LINE.has(c.argument));
+            if (!refused) return;
+            // check_connectivity reports each service's failure in its answer rather than failing.
+            if (!tool.name.endsWith('_check_connectivity')) assert.notEqual(v.outcome, 'OK', what);
+            const sent = [...log.requests.slice(requests), ...log.commands.slice(commands)];
+            assert.deepEqual(sent, [], `nothing sent: ${what}`);
+          }),
+          fuzzParameters(UNCARRIABLE_RUNS_PER_TOOL, saltOf(tool.name)),
+        );
+      });
+    }
   });
 
   it('every tool answers success or a coded error: no INTERNAL_ERROR, hang, stack or secret', async (t) => {

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { isS256Challenge } from '../../../auth/pkce.ts';
 import type { AuthorizationRequest } from '../../../auth/pending-authorizations.ts';
 import { acceptedResources, SCOPE } from '../../../auth/urls.ts';
-import { matchRedirectUri } from '../../../clients/redirect-uri.ts';
+import { matchRedirectUri, redirectUriProblem } from '../../../clients/redirect-uri.ts';
 import type { RegisteredClient } from '../../../clients/registry.ts';
 import type { KernelRuntime } from '../../../runtime.ts';
 import { FormBodyError, readForm, readQuery } from '../../form-body.ts';
@@ -51,6 +51,11 @@ export function authorizeRoutes(router: Router<KernelState>, rt: KernelRuntime):
     }
     const only = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     const redirectUri = q.get('redirect_uri') ?? only;
+    const malformed = redirectUri === undefined ? null : redirectUriProblem(redirectUri);
+    if (malformed !== null) {
+      await refused('invalid_redirect_uri', client.name);
+      return sendErrorPage(ctx, 400, 'Invalid redirect URI', `invalid_request: redirect_uri ${malformed}.`);
+    }
     if (redirectUri === undefined || !matchRedirectUri(redirectUri, client.redirectUris)) {
       await refused('redirect_uri_not_registered', client.name);
       return sendErrorPage(
@@ -137,13 +142,25 @@ export function authorizeRoutes(router: Router<KernelState>, rt: KernelRuntime):
       });
       return back({ error: 'access_denied', error_description: 'the sign-in was denied' });
     }
-    const secretOk = await rt.auth.secrets.verify(form.get('client_secret') ?? '', client.secretHash);
-    if (form.get('client_id') !== client.name || !secretOk) {
+    const check = await rt.auth.secrets.check(ip, form.get('client_secret') ?? '', client.secretHash);
+    if (check.outcome === 'refused') {
+      rt.auth.events.blocked({
+        ip,
+        path: '/authorize',
+        reason: check.reason,
+        retry_after_s: check.retryAfterSeconds,
+        client_id: client.name,
+      });
+      ctx.set('Retry-After', String(check.retryAfterSeconds));
+      return showLogin(ctx, rt, client, request, 429, `Not checked: ${check.message}.`);
+    }
+    if (form.get('client_id') !== client.name || check.outcome !== 'valid') {
       await rt.auth.events.failure({
         status: 'AUTH_FAILED',
         ip,
         reason: 'bad_client_credentials',
         counts: true,
+        counted: true,
         path: '/authorize',
         client_id: client.name,
       });

@@ -1,3 +1,4 @@
+import type { GateRefusal } from '../../../auth/verification-gate.ts';
 import type { RegisteredClient } from '../../../clients/registry.ts';
 import type { KernelRuntime } from '../../../runtime.ts';
 import type { KernelContext } from '../../state.ts';
@@ -6,8 +7,11 @@ export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
 export type ClientAuthResult =
   | { ok: true; client: RegisteredClient; method: ClientAuthMethod }
+  /** The secret was not checked at all (429): listed address, threshold reached, verifications busy. */
+  | { ok: false; refused: true; reason: GateRefusal; retryAfterSeconds: number; description: string }
   | {
       ok: false;
+      refused: false;
       status: 400 | 401;
       error: 'invalid_request' | 'invalid_client';
       description: string;
@@ -16,11 +20,14 @@ export type ClientAuthResult =
       /** The client named, when it is a configured one (for the audit record only). */
       named?: string;
       basic: boolean;
+      /** Already counted toward the blacklist by the verification gate. */
+      counted: boolean;
     };
 
 /**
  * Client authentication at the token endpoint (RFC 6749 section 2.3.1): HTTP Basic or client_id and
- * client_secret in the body, never both. The secret is checked against the bcrypt hash.
+ * client_secret in the body, never both. The secret is checked against the bcrypt hash through the
+ * verification gate, which may refuse to check it at all.
  */
 export async function authenticateClient(
   ctx: KernelContext,
@@ -37,8 +44,11 @@ export async function authenticateClient(
     description: string,
     reason: string,
     named?: string,
+    counted = false,
   ): ClientAuthResult => ({
     ok: false,
+    refused: false,
+    counted,
     status,
     error,
     description,
@@ -79,14 +89,23 @@ export async function authenticateClient(
   }
 
   const client = rt.clients.get(id);
-  const valid = await rt.auth.secrets.verify(secret, client?.secretHash);
-  if (!client || !valid)
+  const check = await rt.auth.secrets.check(ctx.state.ip, secret, client?.secretHash);
+  if (check.outcome === 'refused')
+    return {
+      ok: false,
+      refused: true,
+      reason: check.reason,
+      retryAfterSeconds: check.retryAfterSeconds,
+      description: check.message,
+    };
+  if (!client || check.outcome !== 'valid')
     return refuse(
       401,
       'invalid_client',
       'client authentication failed',
       client ? 'bad_client_secret' : 'unknown_client',
       id,
+      true,
     );
   return { ok: true, client, method };
 }

@@ -28,6 +28,18 @@ export function oauthError(
   ctx.body = { error, error_description: description };
 }
 
+/**
+ * A request refused before its client credentials were checked (listed address, too many attempts):
+ * 429 with Retry-After, in the RFC 6749 error shape with the kernel's code as the error.
+ */
+export function oauthBlocked(ctx: KernelContext, description: string, retryAfterSeconds: number): void {
+  noStore(ctx);
+  ctx.status = 429;
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  ctx.type = 'application/json';
+  ctx.body = { error: 'AUTH_BLOCKED', error_description: description };
+}
+
 export function oauthJson(ctx: KernelContext, body: Record<string, unknown>): void {
   noStore(ctx);
   ctx.status = 200;

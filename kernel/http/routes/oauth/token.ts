@@ -11,7 +11,7 @@ import {
   refreshTokenGrant,
   type GrantOutcome,
 } from './grants.ts';
-import { oauthError, oauthJson } from './oauth-response.ts';
+import { oauthBlocked, oauthError, oauthJson } from './oauth-response.ts';
 
 const GRANTS = {
   authorization_code: authorizationCodeGrant,
@@ -25,7 +25,7 @@ const GRANTS = {
  * toward the IP blacklist.
  */
 export function tokenRoutes(router: Router<KernelState>, rt: KernelRuntime): void {
-  router.post('/token', routeLabel('/token'), ipGuard(rt), async (ctx) => {
+  router.post('/token', routeLabel('/token'), ipGuard(rt, oauthBlocked), async (ctx) => {
     const ip = ctx.state.ip;
     let form: Map<string, string>;
     try {
@@ -37,12 +37,23 @@ export function tokenRoutes(router: Router<KernelState>, rt: KernelRuntime): voi
     }
 
     const authn = await authenticateClient(ctx, form, rt);
+    if (!authn.ok && authn.refused) {
+      rt.auth.events.blocked({
+        ip,
+        path: '/token',
+        reason: authn.reason,
+        retry_after_s: authn.retryAfterSeconds,
+      });
+      oauthBlocked(ctx, authn.description, authn.retryAfterSeconds);
+      return;
+    }
     if (!authn.ok) {
       await rt.auth.events.failure({
         status: 'AUTH_FAILED',
         ip,
         reason: authn.reason,
         counts: authn.reason !== 'missing_client_credentials',
+        counted: authn.counted,
         path: '/token',
         ...(authn.named ? { client_id: authn.named } : {}),
       });

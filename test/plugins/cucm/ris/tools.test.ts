@@ -28,7 +28,8 @@ describe('RIS tool declarations', () => {
     assert.equal(risportQuery.annotations.readOnlyHint, true);
     assert.equal(downloadRisToolkit.name, 'download_ris_toolkit');
     assert.deepEqual(downloadRisToolkit.access, { minProfile: 'admin' });
-    assert.equal(downloadRisToolkit.service, 'default');
+    // A WSDL request reaches the node's RIS service: the client's RIS window counts it.
+    assert.equal(downloadRisToolkit.service, 'ris');
     assert.ok('host' in risportQuery.input && 'host' in downloadRisToolkit.input, 'the kernel audits host');
   });
 

@@ -21,8 +21,9 @@ describe('shared transport exchange', () => {
   const node = () => ({ host: '127.0.0.1', port, username: 'u', password: 'p@ss' });
 
   it('sends Basic auth unless basicAuth is false', async () => {
-    await httpExchange(node(), { method: 'GET', path: '/', timeoutMs: 2000 });
+    await httpExchange(node(), { service: 'phone', method: 'GET', path: '/', timeoutMs: 2000 });
     await httpExchange(node(), {
+      service: 'phone',
       method: 'GET',
       path: '/',
       timeoutMs: 2000,
@@ -36,7 +37,13 @@ describe('shared transport exchange', () => {
 
   it('abandons an answer over maxBytes', async () => {
     await assert.rejects(
-      httpExchange(node(), { method: 'GET', path: '/big', timeoutMs: 2000, maxBytes: 1000 }),
+      httpExchange(node(), {
+        service: 'phone',
+        method: 'GET',
+        path: '/big',
+        timeoutMs: 2000,
+        maxBytes: 1000,
+      }),
       ResponseTooLargeError,
     );
   });

@@ -58,7 +58,7 @@ function errorShapeProblem(family: Family, status: number, a: RawAnswer): string
   const type = a.headers['content-type'] ?? '';
   const text = a.body.toString('utf8');
   if (/text\/html/.test(type))
-    return family === 'authorize' && [400, 413, 415].includes(status)
+    return family === 'authorize' && [400, 413, 415, 429].includes(status)
       ? undefined
       : `an HTML ${status} outside /authorize`;
   const json = parseJson(text) as Record<string, unknown> | undefined;
@@ -66,7 +66,9 @@ function errorShapeProblem(family: Family, status: number, a: RawAnswer): string
     return `a ${status} without a JSON body (${type}): ${text.slice(0, 120)}`;
   const code = json.error;
   if (typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code)) {
-    if (typeof json.message !== 'string' || typeof json.request_id !== 'string')
+    // The token endpoint answers its refusals in the RFC 6749 shape, a kernel code as the error.
+    const oauthShaped = family === 'oauth' && typeof json.error_description === 'string';
+    if (!oauthShaped && (typeof json.message !== 'string' || typeof json.request_id !== 'string'))
       return `coded body without message or request_id: ${text.slice(0, 200)}`;
     const expected = [STATUS_OF[code], ...(EXTRA_STATUS[code] ?? [])];
     return expected.includes(status) ? undefined : `${code} answered with ${status}`;

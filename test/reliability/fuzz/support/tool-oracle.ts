@@ -1,7 +1,9 @@
-// What every tool call must come back as: a success, or an isError result carrying one of the kernel's
-// error codes (never INTERNAL_ERROR), within a time bound, with no secret and no stack trace in it.
+// What every tool call must come back as: a success, or an isError result (or, rate limited, a 429)
+// carrying one of the kernel's error codes (never INTERNAL_ERROR), within a time bound, with no secret
+// and no stack trace in it.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ERROR_CODES } from '../../../../kernel/errors/index.ts';
+import { httpRefusal } from '../../../helpers/mcp-client.ts';
 import { leakedSecrets, type Needle } from './secrets.ts';
 
 export interface CallVerdict {
@@ -29,6 +31,12 @@ export async function callAndJudge(
   } catch (err) {
     const ms = performance.now() - started;
     const msg = err instanceof Error ? err.message : String(err);
+    // A rate-limited call is refused at the HTTP level (429): coded, and judged like a tool result.
+    const refused = httpRefusal(err);
+    if (refused?.status === 429 && refused.error === 'RATE_LIMITED') {
+      const judged = judgeResult({ isError: true, content: [], structuredContent: refused }, args, needles);
+      return { ...judged, problems: [...judged.problems, ...(STACK.test(msg) ? ['a stack trace'] : [])], ms };
+    }
     return {
       outcome: 'THROWN',
       problems: [

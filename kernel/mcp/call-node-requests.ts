@@ -1,0 +1,86 @@
+// What one tool call sent to managed nodes: the `ctx.node` the runner hands the handler. It charges the
+// first request to each service against that service's rate-limit window, and keeps a bounded list of
+// the distinct requests for the call's outcome record.
+import type { NodeRequest, NodeRequests, NodeRequestTicket, NodeService, Service } from '../sdk/types.ts';
+import { auditText } from './audit-text.ts';
+
+/** Distinct requests listed on one outcome record; the others are only counted. */
+export const MAX_LISTED_REQUESTS = 16;
+/** Peers recorded per listed request (a name resolving to several addresses, retried). */
+const MAX_PEERS = 4;
+
+const NODE_SERVICES: ReadonlySet<string> = new Set<NodeService>(['axl', 'ris', 'ssh', 'cupi', 'phone']);
+
+/** One distinct request as the outcome record shows it. */
+export interface ListedRequest {
+  service: NodeService;
+  operation: string;
+  address: string;
+  /** Requests sent like this one (pages, attempts). */
+  count: number;
+  /** Where the transport really connected, when that differs from `address`. */
+  peers?: string[];
+}
+
+const NO_TICKET: NodeRequestTicket = { connected: () => undefined };
+
+export class CallNodeRequests implements NodeRequests {
+  readonly #listed = new Map<string, ListedRequest>();
+  readonly #charged = new Set<string>();
+  #unlisted = 0;
+
+  /**
+   * @param declared the tool's declared service, whose window the runner charged before the handler.
+   * @param charge takes one request of a service's window, or throws the RATE_LIMITED error (audited).
+   */
+  constructor(
+    declared: Service,
+    private readonly charge: (service: NodeService) => void,
+  ) {
+    this.#charged.add(declared);
+  }
+
+  request(r: NodeRequest): NodeRequestTicket {
+    const service = String(r.service);
+    // A plugin bug, not a caller's error: nothing must leave unaccounted for.
+    if (!NODE_SERVICES.has(service)) throw new TypeError(`unknown node service ${service.slice(0, 16)}`);
+    if (!this.#charged.has(service)) {
+      this.charge(service as NodeService);
+      this.#charged.add(service);
+    }
+    const operation = auditText(String(r.operation));
+    const address = auditText(String(r.address));
+    const key = JSON.stringify([service, operation, address]);
+    let entry = this.#listed.get(key);
+    if (!entry) {
+      if (this.#listed.size >= MAX_LISTED_REQUESTS) {
+        this.#unlisted++;
+        return NO_TICKET;
+      }
+      entry = { service: service as NodeService, operation, address, count: 0 };
+      this.#listed.set(key, entry);
+    }
+    entry.count++;
+    const listed = entry;
+    return {
+      connected: (peer: string) => {
+        const p = auditText(String(peer), 64);
+        if (p === listed.address || listed.peers?.includes(p)) return;
+        listed.peers ??= [];
+        if (listed.peers.length < MAX_PEERS) listed.peers.push(p);
+      },
+    };
+  }
+
+  /** The outcome record's fields: nothing when the call sent nothing. */
+  auditFields(): Record<string, unknown> {
+    if (this.#listed.size === 0) return {};
+    return {
+      node_requests: [...this.#listed.values()].map((e) => ({
+        ...e,
+        ...(e.peers ? { peers: [...e.peers] } : {}),
+      })),
+      ...(this.#unlisted > 0 ? { node_requests_unlisted: this.#unlisted } : {}),
+    };
+  }
+}

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { lowerBrowserPriority } from './browser-priority.ts';
+
+/** Chromium's process name (Chrome's, for a CHROMIUM_PATH that points at Chrome). */
+const BROWSER_PROCESS = /^chrom/i;
+
+const STYLE = `
+  body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10.5pt; line-height: 1.45; color: #111; }
+  h1 { font-size: 20pt; border-bottom: 2px solid #333; padding-bottom: 4px; }
+  h2 { font-size: 15pt; border-bottom: 1px solid #999; margin-top: 1.6em; }
+  h3 { font-size: 12.5pt; }
+  table { border-collapse: collapse; width: 100%; margin: 0.8em 0; }
+  th, td { border: 1px solid #aaa; padding: 4px 6px; text-align: left; vertical-align: top; }
+  th { background: #eee; }
+  code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 9pt; }
+  pre { background: #f4f4f4; padding: 8px; white-space: pre-wrap; word-break: break-all; }
+`;
+
+/** Why a print failed: the report's fault (over time), or the printer's (no Chromium, a crash). */
+export class PrintFailure extends Error {
+  constructor(
+    readonly kind: 'too-complex' | 'unavailable',
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * HTML to PDF with the system Chromium, one browser reused across exports (launching costs about a
+ * second). Pages run with JavaScript off and every network request aborted: a report's content is
+ * whatever an agent wrote, and must not make the server fetch anything. Layout and printing are bounded
+ * by `timeoutMs`: a report that takes longer is a "too-complex" failure and its page is closed.
+ * Runs in the PDF worker thread (pdf-worker.ts), never on the thread that serves clients: handing
+ * megabytes of HTML to Chromium costs playwright a quarter of a second of CPU per megabyte.
+ */
+export class ChromiumPrinter {
+  private browser: Promise<Browser> | undefined;
+
+  constructor(
+    private readonly executablePath: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async print(html: string, title: string): Promise<Buffer> {
+    const browser = await this.launch();
+    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+    let timer: NodeJS.Timeout | undefined;
+    const overrun = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new PrintFailure(
+              'too-complex',
+              `Chromium takes longer than ${this.timeoutMs} ms to lay out and print the report (REPORT_PDF_TIMEOUT_MS)`,
+            ),
+          ),
+        this.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([this.printIn(context, html, title), overrun]);
+    } catch (err) {
+      if (err instanceof PrintFailure) throw err;
+      throw new PrintFailure(
+        'unavailable',
+        'Chromium failed to print the report; app.log has the detail',
+        (err as Error).message,
+      );
+    } finally {
+      clearTimeout(timer);
+      // Closing the context ends its renderer process, and with it a layout still running after an overrun.
+      await context.close().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    const b = this.browser;
+    this.browser = undefined;
+    if (b) await (await b.catch(() => undefined))?.close();
+  }
+
+  private async printIn(context: BrowserContext, html: string, title: string): Promise<Buffer> {
+    await context.route('**/*', (route) => route.abort());
+    const page = await context.newPage();
+    // The page's renderer is new, and a browser running as root has raised it again.
+    await lowerBrowserPriority(BROWSER_PROCESS);
+    await page.setContent(
+      `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${html}</body></html>`,
+      { waitUntil: 'domcontentloaded', timeout: this.timeoutMs },
+    );
+    return page.pdf({
+      format: 'A4',
+      printBackground: true,
+      margin: { top: '18mm', bottom: '18mm', left: '15mm', right: '15mm' },
+      displayHeaderFooter: true,
+      headerTemplate: '<span></span>',
+      footerTemplate:
+        '<div style="font-size:8px;width:100%;text-align:center;color:#666"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+    });
+  }
+
+  private launch(): Promise<Browser> {
+    if (!existsSync(this.executablePath)) {
+      throw new PrintFailure(
+        'unavailable',
+        `PDF export needs Chromium at ${this.executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH`,
+      );
+    }
+    this.browser ??= chromium
+      .launch({
+        executablePath: this.executablePath,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--disable-dev-shm-usage',
+        ],
+      })
+      .then((b) => {
+        b.on('disconnected', () => {
+          this.browser = undefined;
+        });
+        return b;
+      })
+      .catch((err: unknown) => {
+        this.browser = undefined;
+        throw new PrintFailure(
+          'unavailable',
+          `Chromium could not be started: ${(err as Error).message.split('\n')[0]}`,
+        );
+      });
+    return this.browser;
+  }
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
