@@ -112,6 +112,8 @@ async function main(): Promise<void> {
   writePrivate(join(stateDir, 'demo.json'), `${JSON.stringify(demo, null, 2)}\n`);
 
   const admin = clients[0]?.token_file ?? '';
+  // The install's own `ucmcp` bin: its kernel is the signed copy, so it checks that copy's manifest.
+  const cli = `node ${shellWord(join(install.installDir, 'kernel', 'cli', 'ucmcp.mjs'))}`;
   process.stdout.write(`
 uc-mcp-server demo is running.
 
@@ -132,8 +134,18 @@ Connect the MCP Inspector:
   NODE_EXTRA_CA_CERTS=${cert} npx @modelcontextprotocol/inspector
   then choose "Streamable HTTP", URL ${url}/mcp, and add the header Authorization: Bearer <token>
 
+Operator CLI for this demo (its signed install and state; run from the checkout, the CLI would look at
+the checkout's unsigned tree and state instead):
+  ${cli} license_checker --state-dir ${shellWord(stateDir)}
+  ${cli} update_manifest --check
+
 Then call infra_init_session first. Ctrl-C stops the server and the lab.
 `);
+}
+
+/** `path` as one word for a POSIX shell (quoted only when it needs to be). */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
 main().catch((err: unknown) => {

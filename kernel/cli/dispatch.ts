@@ -3,6 +3,7 @@
 // trace, which could carry a secret from an argument or a file).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PACKAGE_VERSION } from '../paths.ts';
 import { EXIT, type CliCommand, type CliIo } from './command.ts';
 import { commandHelp, MAIN, mainHelp } from './help.ts';
 import { COMMANDS_DIR, listCommands, loadCommand } from './registry.ts';
@@ -15,6 +16,10 @@ export async function dispatch(argv: string[], io: CliIo, dir = COMMANDS_DIR): P
     if (helpFor !== undefined) return runNamed(helpFor, ['--help'], io, dir);
     io[first === undefined ? 'err' : 'out'](mainHelp(await listCommands(dir)));
     return first === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (first === '--version' || first === '-V') {
+    io.out(`${PACKAGE_VERSION}\n`);
+    return EXIT.OK;
   }
   if (first.startsWith('-')) {
     io.err(`unknown option ${first} before the command\nRun '${MAIN} --help' for the commands.\n`);

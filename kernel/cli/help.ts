@@ -26,7 +26,9 @@ export function mainHelp(entries: CommandEntry[]): string {
     .filter((e) => !e.command)
     .map((e) => `  ${e.file.padEnd(width)}  (not usable: ${e.error ?? 'unknown error'})`);
   return `Usage: ${MAIN} <command> [options]
+       ucmcp <command> [options]   (the package's bin; npx ucmcp in the checkout)
        node --import tsx scripts/<command>.ts [options]
+       ${MAIN} --version
 
 The operator commands of the server, run on the host (not through MCP).
 

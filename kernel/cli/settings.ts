@@ -15,8 +15,8 @@ export interface CommandSettings {
   value(key: string): string | undefined;
 }
 
-export function readSettings(io: CliIo, command: string): CommandSettings {
-  const s = operatorSettings(io);
+export function readSettings(io: CliIo, command: string, stateDirOption?: string): CommandSettings {
+  const s = operatorSettings(io, stateDirOption);
   if (s.configError !== null)
     io.err(`${command}: configuration not usable (${s.configError}); using defaults\n`);
   const value = (key: string): string | undefined => {

@@ -50,22 +50,29 @@ export function shownUri(uri: string): string {
   return printable.length > 120 ? `${printable.slice(0, 120)}... (${uri.length} characters)` : printable;
 }
 
-/** A loopback http URI split around its port, compared as written (no normalisation). */
-const LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::([1-9]\d{0,4}))?([/?][^#]*)?$/;
+/**
+ * A loopback http URI split around its host and port; the scheme and host are case-insensitive
+ * (RFC 3986 section 6.2.2.1), the path and query are compared as written (no normalisation).
+ */
+const LOOPBACK_URI = /^http:\/\/(?:127\.0\.0\.1|\[::1\]|localhost)(?::([1-9]\d{0,4}))?([/?][^#]*)?$/i;
 
 /**
  * Whether `requested` is one of `registered`: exact string comparison, except that a loopback http
- * URI matches a registered loopback URI on any port (RFC 8252 section 7.3), the rest compared as written.
- * A requested URI that is not itself acceptable matches nothing.
+ * URI matches a registered loopback http URI whatever its loopback spelling (`localhost`, `127.0.0.1`,
+ * `[::1]`) and port, the path and query compared as written. RFC 8252 section 7.3 lets a native app
+ * take any free port, and section 8.3 lets it listen on whichever loopback name it can bind: Claude Code
+ * asks for `http://localhost:<port>/callback` whatever was registered. The redirect goes to the URI as
+ * requested. A requested URI that is not itself acceptable matches nothing.
  */
 export function matchRedirectUri(requested: string, registered: readonly string[]): boolean {
   if (redirectUriProblem(requested) !== null) return false;
   if (registered.includes(requested)) return true;
   const req = LOOPBACK_URI.exec(requested);
   if (!req) return false;
+  const path = req[2] ?? '/';
   return registered.some((r) => {
     const reg = LOOPBACK_URI.exec(r);
-    return reg !== null && reg[1] === req[1] && (reg[3] ?? '/') === (req[3] ?? '/');
+    return reg !== null && (reg[2] ?? '/') === path;
   });
 }
 

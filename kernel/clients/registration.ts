@@ -6,8 +6,10 @@ import { writeJsonAtomic } from '../store/atomic-file.ts';
 const schema = z.object({
   client_secret_hash: z.string().regex(/^\$2[aby]\$\d{2}\$.{53}$/),
   created_at: z.string(),
-  /** The token last written to .token, revoked when the next startup replaces it. */
+  /** The token last written to .token, revoked when it is replaced (renewal, rotation, operator). */
   startup_token: z.object({ jti: z.string(), exp: z.number() }).optional(),
+  /** A token a running renewal replaced and has not revoked yet; a crash leaves it for the next start. */
+  replaced_startup_token: z.object({ jti: z.string(), exp: z.number() }).optional(),
 });
 /** Server-owned record of a client (clients/<name>/secrets/registration.json). */
 export type Registration = z.output<typeof schema>;

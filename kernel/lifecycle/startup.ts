@@ -5,6 +5,7 @@ import { AuditLog } from '../audit/audit-log.ts';
 import { authHousekeepingWatchdog } from '../auth/housekeeping-watchdog.ts';
 import { createAuthServices } from '../auth/services.ts';
 import { writeStartupTokens } from '../clients/startup-tokens.ts';
+import { startupTokenWatchdog } from '../clients/startup-token-watchdog.ts';
 import { syncClients } from '../clients/sync.ts';
 import { loadConfig } from '../config/load.ts';
 import { buildApp, type RouteInstaller } from '../http/app.ts';
@@ -312,6 +313,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     await runStep(log, steps, 10, 'watchdogs', () => {
       watchdogs.register(tlsRenewalWatchdog(runtime, (m) => https.setCertificate(m)));
       watchdogs.register(authHousekeepingWatchdog(auth));
+      // Not run on start: step 11 writes the startup tokens once the issuer is known.
+      watchdogs.register(startupTokenWatchdog(clients, paths.clients, auth, clock));
       watchdogs.register(licenseGate.watchdog());
       // Its first run waits for step 11, so the start's backup holds the state the start produced.
       if (config.BACKUP_ENABLED) watchdogs.register(backupWatchdog(runtime, { ready: startedPromise }));
@@ -339,7 +342,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       cleanups.push(() => https.close(0));
       runtime.publicBaseUrl = config.PUBLIC_BASE_URL || `https://${urlHost(config.SERVER_HOST)}:${port}`;
       // Step 7's startup tokens carry the issuer, so they are written now, before the first request.
-      await writeStartupTokens(clients, paths.clients, auth);
+      await writeStartupTokens(clients, paths.clients, auth, clock);
       const callback = buildApp(runtime, port, [
         authRoutes,
         mcp.installer(requireBearer(runtime)),

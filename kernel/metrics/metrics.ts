@@ -85,7 +85,15 @@ export class Metrics {
   });
 
   constructor() {
+    const own = new Set(this.registry.getMetricsAsArray().map((m) => m.name));
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    // prom-client's defaults include gauges named *_total (nodejs_active_handles_total and the like),
+    // which Prometheus reserves for counters (promtool rejects them). Each is only the sum of a labelled
+    // gauge also exposed (sum(ucmcp_nodejs_active_handles)), so any such default is left out.
+    for (const m of this.registry.getMetricsAsArray()) {
+      if (!own.has(m.name) && m.name.endsWith('_total') && !(m instanceof Counter))
+        this.registry.removeSingleMetric(m.name);
+    }
     // The spec's three watchdogs are always listed, so a scrape shows one that has never run.
     for (const w of ['license', 'integrity', 'backup']) this.watchdogUp.set({ watchdog: w }, -1);
   }

@@ -42,6 +42,20 @@ const PEM_PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----\r?\n[A-Za-z0-9+/=]{4
 
 const modeOf = (path: string): string => (lstatSync(path).mode & 0o777).toString(8);
 
+/** Runs a printed command line as a user pastes it into a POSIX shell. */
+function runShell(
+  line: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('sh', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
 // The README's first Quick start command, as a user runs it (minus `npm install`).
 describe('npm run demo', () => {
   const tmp = tempStateDir('ucmcp-demo-');
@@ -138,6 +152,20 @@ describe('npm run demo', () => {
     const cupi = await c.call('cuc_get_version', { host: 'cuc-pub' });
     assert.equal(cupi.isError, undefined, JSON.stringify(cupi.structuredContent));
     await c.close();
+
+    // The operator CLI invocation the demo prints targets its signed install and state, from anywhere
+    // (run here from a folder that is neither, with no STATE_DIR in the environment).
+    const cliEnv = { PATH: process.env.PATH ?? '', HOME: tmp.dir };
+    for (const [command, verdict] of [
+      ['license_checker', /^state: +VALID\b[\s\S]*\(enforce; integrity valid\)/m],
+      ['update_manifest --check', /^integrity: valid$/m],
+    ] as const) {
+      const line = new RegExp(`^  (node \\S+ucmcp\\.mjs ${command}\\b.*)$`, 'm').exec(out)?.[1];
+      assert.ok(line, `the demo prints the ${command} invocation:\n${out}`);
+      const r = await runShell(line, tmp.dir, cliEnv);
+      assert.equal(r.code, 0, `${line}\n${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, verdict, `${line}\n${r.stdout}${r.stderr}`);
+    }
 
     child.kill('SIGINT');
     assert.equal(await exited, 0);

@@ -9,6 +9,7 @@ import { inspectLicense } from '../../license/evaluate.ts';
 import { formatLicense } from '../../license/format.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { EXIT, type CliCommand } from '../command.ts';
+import { STATE_DIR_OPTION } from '../common-options.ts';
 import { rejectPositionals } from '../dispatch.ts';
 import { integrityMode, readSettings } from '../settings.ts';
 
@@ -17,10 +18,12 @@ export const command: CliCommand = {
   summary: 'decode and show secrets/license.jwt without starting the server',
   help: `Shows the customer, bound hostname (and whether it is this host), products, tier, issue and expiry
 dates, grace period, the computed state (VALID, GRACE, EXPIRED, INVALID) and the signature verdict
-against the trusted publisher keys. STATE_DIR and INTEGRITY_MODE come from the environment or .env.
+against the trusted publisher keys. STATE_DIR (or --state-dir) and INTEGRITY_MODE come from the
+environment or .env.
 
 Exit codes: 0 VALID or GRACE; 1 EXPIRED or INVALID; 2 usage error.`,
   options: [
+    STATE_DIR_OPTION,
     {
       name: 'file',
       type: 'string',
@@ -48,7 +51,7 @@ Exit codes: 0 VALID or GRACE; 1 EXPIRED or INVALID; 2 usage error.`,
   async run({ values, positionals }, io) {
     const stray = rejectPositionals(this.name, positionals, io);
     if (stray !== undefined) return stray;
-    const settings = readSettings(io, this.name);
+    const settings = readSettings(io, this.name, values['state-dir'] as string | undefined);
     const mode = integrityMode(io, this.name, settings, values.mode as string | undefined);
     if (mode === undefined) return EXIT.USAGE;
     const stateDir = settings.stateDir;

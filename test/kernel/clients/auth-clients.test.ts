@@ -73,13 +73,14 @@ describe('redirect URI matching', () => {
     assert.ok(!matchRedirectUri('https://evil.example/cb', registered));
   });
 
-  it('matches a loopback redirect on any port, nothing else about it (RFC 8252)', () => {
+  it('matches a loopback redirect on any port and loopback spelling, nothing else about it (RFC 8252)', () => {
     assert.ok(matchRedirectUri('http://127.0.0.1:50123/callback', registered));
     assert.ok(matchRedirectUri('http://127.0.0.1/callback', registered));
     assert.ok(matchRedirectUri('http://[::1]:1/cb?x=1', registered));
     assert.ok(!matchRedirectUri('http://127.0.0.1:50123/callback2', registered));
     assert.ok(!matchRedirectUri('http://127.0.0.1:50123/callback/../callback', registered));
-    assert.ok(!matchRedirectUri('http://localhost:50123/callback', registered));
+    // RFC 8252 section 8.3: the loopback spellings are alike (Claude Code asks for localhost).
+    assert.ok(matchRedirectUri('http://localhost:50123/callback', registered));
     assert.ok(!matchRedirectUri('https://127.0.0.1:50123/callback', registered));
     assert.ok(!matchRedirectUri('http://127.0.0.1.evil.example/callback', registered));
   });

@@ -28,6 +28,37 @@ describe('redirect URIs', () => {
     assert.ok(matchRedirectUri('http://127.0.0.1:1/callback', ['http://127.0.0.1:9/callback']));
   });
 
+  // RFC 8252 sections 7.3 and 8.3: Claude Code asks for http://localhost:<port>/callback whatever was
+  // registered; the three loopback spellings are one, on any port; path and query are compared as written.
+  const LOOPBACK_TABLE: [requested: string, registered: string, matches: boolean][] = [
+    ['http://localhost:5555/callback', 'http://127.0.0.1/callback', true],
+    ['http://[::1]:5555/callback', 'http://127.0.0.1/callback', true],
+    ['http://127.0.0.1:5555/callback', 'http://localhost/callback', true],
+    ['http://localhost/callback', 'http://[::1]:8080/callback', true],
+    ['http://LOCALHOST:5555/callback', 'http://127.0.0.1/callback', true],
+    ['http://localhost:5555/callback?x=1', 'http://127.0.0.1/callback?x=1', true],
+    ['http://localhost:5555', 'http://127.0.0.1/', true],
+    ['http://localhost:5555/callback/', 'http://127.0.0.1/callback', false],
+    ['http://localhost:5555/Callback', 'http://127.0.0.1/callback', false],
+    ['http://localhost:5555/callback?x=1', 'http://127.0.0.1/callback', false],
+    ['http://localhost:5555/callback', 'http://127.0.0.2/callback', false],
+    ['http://localhost:5555/callback', 'https://127.0.0.1/callback', false],
+    ['http://localhost.example.com:5555/callback', 'http://127.0.0.1/callback', false],
+    ['https://localhost:5555/callback', 'http://127.0.0.1/callback', false],
+    ['http://localhost:0/callback', 'http://127.0.0.1/callback', false],
+    ['https://agent.example.com/cb', 'https://agent.example.com/cb', true],
+    ['https://agent.example.com:8443/cb', 'https://agent.example.com/cb', false],
+    ['https://agent.example.com/cb/', 'https://agent.example.com/cb', false],
+    ['https://AGENT.example.com/cb', 'https://agent.example.com/cb', false],
+    ['com.example.app:/cb', 'com.example.app:/cb', true],
+    ['com.example.app:/cb2', 'com.example.app:/cb', false],
+  ];
+  for (const [requested, registered, matches] of LOOPBACK_TABLE) {
+    it(`${matches ? 'matches' : 'does not match'} ${requested} against ${registered}`, () => {
+      assert.equal(matchRedirectUri(requested, [registered]), matches);
+    });
+  }
+
   it('refuses a malformed one in AUTH_CLIENTS with a ConfigError, the entry shown bounded', () => {
     for (const [uri] of MALFORMED_REDIRECT_URIS.filter(([u]) => u !== '' && !/[,|]/.test(u))) {
       assert.throws(

@@ -4,8 +4,13 @@
 // named the older one): two live startup tokens, one of them for 30 days. Now the old token is revoked
 // first and the new one recorded before it is written. The server is killed just before each of those
 // writes in turn; whatever .token held at the crash must be refused after the next start.
+// A start keeps a startup token that is still valid, so before each armed start the operator command
+// revoke_startup_token makes that start replace it.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { command as revokeCommand } from '../../../kernel/cli/commands/revoke-startup-token.ts';
+import { runCommandWith } from '../../../kernel/cli/dispatch.ts';
+import { captureIo } from '../../helpers/cli-io.ts';
 import type { TestKernel } from '../../helpers/kernel.ts';
 import { freePort, serverFetch, spawnServer } from '../../helpers/server-process.ts';
 import { crashStateDir } from './harness.ts';
@@ -29,6 +34,8 @@ describe('crash while a start replaces the startup tokens', () => {
     const files = ['registration\\.json', '\\.token', 'issued_tokens\\.json'];
     const killedAt: string[] = [];
     for (const file of files) {
+      const io = captureIo({ STATE_DIR: state.dir }, state.dir);
+      assert.equal(await runCommandWith(revokeCommand, ['--client', 'a'], io), 0, io.stderr);
       const armed = spawnArmed(o, { at: 1, match: `/clients/a/secrets/${file}$` });
       if (await crashDuringStart(armed)) killedAt.push(file);
       else await armed.kill();

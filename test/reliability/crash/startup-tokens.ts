@@ -1,5 +1,5 @@
-// Every start writes each client a fresh startup token (clients/<name>/secrets/.token) and revokes the
-// one it replaces, so a client has one live startup token. This tracks every token ever seen in a .token
+// A start keeps each client's startup token (clients/<name>/secrets/.token) while it is valid, and
+// otherwise writes a fresh one and revokes the one it replaces, so a client has one live startup token. This tracks every token ever seen in a .token
 // file (after a completed start and after a kill mid-start, when whatever the file holds could have been
 // read) and checks, after a completed start, that only the current one is accepted.
 import { existsSync, readFileSync } from 'node:fs';

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { startTestKernel, type TestKernel } from '../../../helpers/kernel.ts';
-import { authRecords, authorizeUrl, clientFiles, submitLogin } from '../../../helpers/oauth.ts';
+import {
+  authRecords,
+  authorizeUrl,
+  basicAuth,
+  clientFiles,
+  getStatus,
+  postForm,
+  submitLogin,
+} from '../../../helpers/oauth.ts';
 import {
   MALFORMED_REDIRECT_URIS,
   redirectUriArbitrary,
@@ -13,6 +21,7 @@ import {
 import { fuzzParameters } from '../../../reliability/fuzz/support/fuzz-config.ts';
 
 const REGISTERED = 'http://127.0.0.1/callback';
+const WEB = 'https://agent.example.com/oauth/cb';
 
 describe('redirect_uri at /authorize', () => {
   let k: TestKernel;
@@ -20,7 +29,7 @@ describe('redirect_uri at /authorize', () => {
   before(async () => {
     k = await startTestKernel({
       env: {
-        AUTH_CLIENTS: `noc-agent:operator:cucm:${REGISTERED}|http://[::1]/callback`,
+        AUTH_CLIENTS: `noc-agent:operator:cucm:${REGISTERED}|http://[::1]/callback,web-agent:operator:cucm:${WEB}`,
         AUTH_BCRYPT_COST: '4',
         AUTH_BLACKLIST_THRESHOLD: '100000',
       },
@@ -58,6 +67,65 @@ describe('redirect_uri at /authorize', () => {
       const location = new URL(login.location ?? '');
       assert.equal(`${location.origin}${location.pathname}`, uri);
       assert.ok(location.searchParams.get('code'));
+    }
+  });
+
+  /** The whole authorization-code flow from `redirectUri`: the redirect goes where the client asked. */
+  async function flow(client: string, redirectUri: string) {
+    const clientSecret = clientFiles(k.stateDir, client).secret;
+    const { url, verifier } = authorizeUrl(k, { client_id: client, redirect_uri: redirectUri });
+    const login = await submitLogin(k, url, { client_id: client, client_secret: clientSecret });
+    return { login, verifier, clientSecret };
+  }
+
+  // RFC 8252 sections 7.3 and 8.3: Claude Code asks for http://localhost:<port>/callback whatever was
+  // registered, and was refused "Redirect URI not registered" when 127.0.0.1 was.
+  for (const requested of ['http://localhost:5555/callback', 'http://[::1]:5555/callback']) {
+    it(`a client registered with ${REGISTERED} completes the flow from ${requested}`, async () => {
+      const { login, verifier, clientSecret } = await flow('noc-agent', requested);
+      assert.equal(login.status, 302, login.html.slice(0, 300));
+      const location = new URL(login.location ?? '');
+      assert.equal(`${location.protocol}//${location.host}${location.pathname}`, requested);
+      const code = location.searchParams.get('code') ?? '';
+      const res = await postForm(
+        k,
+        '/token',
+        { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: requested },
+        { authorization: basicAuth('noc-agent', clientSecret) },
+      );
+      assert.equal(res.status, 200, await res.clone().text());
+      const { access_token } = (await res.json()) as { access_token: string };
+      const status = await getStatus(k, access_token);
+      assert.equal(status.status, 200);
+    });
+  }
+
+  it('the token request must name the redirect URI as requested, not the registered one', async () => {
+    const { login, verifier, clientSecret } = await flow('noc-agent', 'http://localhost:5555/callback');
+    const code = new URL(login.location ?? '').searchParams.get('code') ?? '';
+    const res = await postForm(
+      k,
+      '/token',
+      { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REGISTERED },
+      { authorization: basicAuth('noc-agent', clientSecret) },
+    );
+    assert.equal(res.status, 400);
+  });
+
+  it('a non-loopback https redirect URI is still matched exactly', async () => {
+    const ok = await flow('web-agent', WEB);
+    assert.equal(ok.login.status, 302);
+    assert.ok(ok.login.location?.startsWith(`${WEB}?`), ok.login.location ?? '');
+    for (const other of [
+      'https://agent.example.com:8443/oauth/cb',
+      'https://agent.example.com/oauth/cb/',
+      'https://localhost/oauth/cb',
+      'http://localhost:5555/oauth/cb',
+    ]) {
+      const { login } = await flow('web-agent', other);
+      assert.equal(login.status, 400, other);
+      assert.equal(login.location, null, other);
+      assert.equal(authRecords(k, 'AUTH_FAILED').at(-1)?.reason, 'redirect_uri_not_registered', other);
     }
   });
 
