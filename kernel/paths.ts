@@ -28,6 +28,9 @@ export interface StatePaths {
   rsaPublicKey: string;
   tlsCert: string;
   tlsKey: string;
+  /** The server's local CA (when no operator certificate is configured): what users trust. */
+  caCert: string;
+  caKey: string;
 }
 
 export function statePaths(stateDir: string): StatePaths {
@@ -49,5 +52,7 @@ export function statePaths(stateDir: string): StatePaths {
     rsaPublicKey: join(secrets, 'rsa_public.pem'),
     tlsCert: join(secrets, 'tls_cert.pem'),
     tlsKey: join(secrets, 'tls_key.pem'),
+    caCert: join(secrets, 'ca_cert.pem'),
+    caKey: join(secrets, 'ca_key.pem'),
   };
 }

@@ -2,13 +2,16 @@
 // throw-away demo vendor. Prints how to connect an MCP client; writes STATE_DIR/demo.json.
 // Settings: STATE_DIR (default .demo/state), DEMO_DIR (default .demo), SERVER_PORT (default 8443),
 // LAB_PROFILE (weak | hardened). Stops cleanly on Ctrl-C / SIGTERM.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startLab } from '../lab/index.ts';
 import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
 import { prefetchSchemas } from '../lab/demo/prefetch-schemas.ts';
 import { seedVault } from '../lab/demo/seed-vault.ts';
 import { startServerProcess } from '../lab/demo/server-process.ts';
+import { demoClientInstructions } from '../lab/demo/client-commands.ts';
+import { trustInstructions } from '../lab/demo/trust-commands.ts';
+import { shellWord } from '../lab/demo/shell-word.ts';
 import { PROJECT_ROOT } from '../kernel/paths.ts';
 
 const DEMO_CLIENTS = [
@@ -103,7 +106,12 @@ async function main(): Promise<void> {
     token_file: join(stateDir, 'clients', c.name, 'secrets', '.token'),
   }));
   const demo = {
-    server: { url, mcp: `${url}/mcp`, tls_certificate: cert },
+    server: {
+      url,
+      mcp: `${url}/mcp`,
+      tls_certificate: cert,
+      ca_certificate: join(stateDir, 'secrets', 'ca_cert.pem'),
+    },
     clients,
     credentials_stored: stored,
     schemas_cached: schemas,
@@ -114,11 +122,21 @@ async function main(): Promise<void> {
   const admin = clients[0]?.token_file ?? '';
   // The install's own `ucmcp` bin: its kernel is the signed copy, so it checks that copy's manifest.
   const cli = `node ${shellWord(join(install.installDir, 'kernel', 'cli', 'ucmcp.mjs'))}`;
+  const caFile = join(stateDir, 'secrets', 'ca_cert.pem');
+  const connect = demoClientInstructions({
+    mcpUrl: `${url}/mcp`,
+    tokenFile: admin,
+    clientName: clients[0]?.name ?? '',
+    clientSecretFile: join(stateDir, 'clients', clients[0]?.name ?? '', 'secrets', '.client_secret'),
+    caCert: existsSync(caFile) ? caFile : cert,
+    // The Inspector CLI 1.0.3 needs a package.json in the parent of its working directory.
+    inspectorCwd: join(PROJECT_ROOT, 'scripts'),
+  });
   process.stdout.write(`
 uc-mcp-server demo is running.
 
   MCP endpoint   ${url}/mcp
-  Certificate    ${cert}   (self-signed: trust it with NODE_EXTRA_CA_CERTS)
+  CA certificate ${caFile}   (what clients trust: the server's certificate is issued from it)
   Clients        ${clients.map((c) => `${c.name} (${c.profile})`).join(', ')}
   Tokens         ${join(stateDir, 'clients', '<name>', 'secrets', '.token')}
   Lab            ${lab.info.nodes
@@ -127,13 +145,8 @@ uc-mcp-server demo is running.
     .join(', ')} and ${lab.info.nodes.filter((n) => n.product === 'phone').length} phones (${profile} profile)
   Details        ${join(stateDir, 'demo.json')}
 
-Connect Claude Code (start claude with the certificate trusted: export NODE_EXTRA_CA_CERTS=${cert}):
-  claude mcp add --transport http uc-mcp ${url}/mcp --header "Authorization: Bearer $(cat ${admin})"
-
-Connect the MCP Inspector:
-  NODE_EXTRA_CA_CERTS=${cert} npx @modelcontextprotocol/inspector
-  then choose "Streamable HTTP", URL ${url}/mcp, and add the header Authorization: Bearer <token>
-
+${trustInstructions(caFile)}
+${connect}
 Operator CLI for this demo (its signed install and state; run from the checkout, the CLI would look at
 the checkout's unsigned tree and state instead):
   ${cli} license_checker --state-dir ${shellWord(stateDir)}
@@ -141,11 +154,6 @@ the checkout's unsigned tree and state instead):
 
 Then call infra_init_session first. Ctrl-C stops the server and the lab.
 `);
-}
-
-/** `path` as one word for a POSIX shell (quoted only when it needs to be). */
-function shellWord(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
 main().catch((err: unknown) => {

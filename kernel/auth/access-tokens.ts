@@ -21,6 +21,16 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   scope: string;
+  /** The application the token was issued through (OIDC's authorized party), when there was one. */
+  azp?: string;
+  /** That application's name, when it gave one. */
+  client_app?: string;
+}
+
+/** The application a token is issued through: its client_id and name. */
+export interface AppBinding {
+  id: string;
+  name: string | null;
 }
 
 /** Why a token was refused; `client` only when the signature proved who the token was issued to. */
@@ -51,12 +61,14 @@ export class AccessTokens {
     client: string,
     scope: string,
     ttlSeconds: number,
+    app?: AppBinding,
   ): Promise<{ token: string; jti: string; exp: number }> {
     const { issuer, resource } = this.urls();
     const jti = randomUUID();
     const iat = Math.floor(this.now() / 1000);
     const exp = iat + ttlSeconds;
-    const token = await new SignJWT({ client_id: client, scope })
+    const appClaims = app ? { azp: app.id, ...(app.name !== null ? { client_app: app.name } : {}) } : {};
+    const token = await new SignJWT({ client_id: client, scope, ...appClaims })
       .setProtectedHeader({ alg: 'RS256', typ: TYP, kid: this.keys.kid })
       .setIssuer(issuer)
       .setAudience(resource)
@@ -129,6 +141,7 @@ function claimsOf(p: JWTPayload): AccessTokenClaims {
   const { iss, aud, sub, jti, iat, exp } = p;
   const clientId = p.client_id;
   const scope = p.scope ?? '';
+  const { azp, client_app } = p;
   if (
     typeof iss !== 'string' ||
     typeof aud !== 'string' ||
@@ -138,8 +151,21 @@ function claimsOf(p: JWTPayload): AccessTokenClaims {
     typeof iat !== 'number' ||
     typeof exp !== 'number' ||
     typeof scope !== 'string' ||
-    clientId !== sub
+    clientId !== sub ||
+    (azp !== undefined && typeof azp !== 'string') ||
+    (client_app !== undefined && (typeof client_app !== 'string' || azp === undefined))
   )
     throw new TokenRejected('AUTH_FAILED', 'invalid_claims');
-  return { iss, aud, sub, client_id: clientId, jti, iat, exp, scope };
+  return {
+    iss,
+    aud,
+    sub,
+    client_id: clientId,
+    jti,
+    iat,
+    exp,
+    scope,
+    ...(azp !== undefined ? { azp } : {}),
+    ...(typeof client_app === 'string' ? { client_app } : {}),
+  };
 }

@@ -66,6 +66,9 @@ export class AuthEvents {
     jti: string;
     exp: number;
     scope: string;
+    /** The application the token was issued through (`azp` and `client_app` of the token). */
+    azp?: string;
+    client_app?: string | null;
   }): void {
     const { exp, ...rest } = fields;
     this.audit.write({
@@ -85,6 +88,18 @@ export class AuthEvents {
   }): void {
     const { jtis, ...rest } = fields;
     this.audit.write({ event: 'AUTH', status: 'TOKEN_REVOKED', ...rest, jti: jtis, count: jtis.length });
+  }
+
+  /**
+   * An application's life: registered (RFC 7591), refused registration, metadata document fetched,
+   * expired unused, removed by the operator. `azp` is its client_id, `client_app` its name.
+   */
+  app(
+    status:
+      'APP_REGISTERED' | 'APP_REGISTRATION_REFUSED' | 'APP_DOCUMENT_FETCHED' | 'APP_EXPIRED' | 'APP_REMOVED',
+    fields: { ip?: string; azp?: string; client_app?: string | null; [field: string]: unknown },
+  ): void {
+    this.audit.write({ event: 'AUTH', status, ...fields });
   }
 
   /** A revocation request that revoked nothing (another client's token, an unknown one): RFC 7009 still answers 200. */

@@ -1,4 +1,5 @@
 import { MemoryDocumentStore, type DocumentStore } from '../store/document-store.ts';
+import type { AppBinding } from './access-tokens.ts';
 import { digest, newOpaqueToken } from './opaque-token.ts';
 
 /** Codes live one minute (RFC 6749 section 4.1.2 recommends at most ten). */
@@ -12,6 +13,8 @@ export interface CodeBinding {
   /** The resource indicator of the authorization request, or null when none was sent. */
   resource: string | null;
   scope: string;
+  /** The application the sign-in was for (its client_id must redeem the code), or null for a client's own. */
+  app: AppBinding | null;
 }
 
 interface CodeEntry extends CodeBinding {
@@ -24,7 +27,7 @@ interface CodeEntry extends CodeBinding {
 export type CodeRedeem =
   | { ok: true; binding: CodeBinding; key: string }
   | { ok: false; reason: 'unknown' | 'expired' }
-  | { ok: false; reason: 'reused'; issued: CodeEntry['issued'] };
+  | { ok: false; reason: 'reused'; issued: CodeEntry['issued']; client: string; app: AppBinding | null };
 
 /**
  * Authorization codes: single use, short-lived, stored as digests. Memory by default (a restart simply
@@ -55,7 +58,7 @@ export class AuthorizationCodes {
       const entry = t[key];
       if (!entry) return t;
       if (entry.used) {
-        result = { ok: false, reason: 'reused', issued: entry.issued };
+        result = { ok: false, reason: 'reused', issued: entry.issued, client: entry.client, app: entry.app };
         t[key] = { ...entry, issued: [] };
         return t;
       }
@@ -65,8 +68,8 @@ export class AuthorizationCodes {
         return t;
       }
       t[key] = { ...entry, used: true };
-      const { client, redirectUri, codeChallenge, resource, scope } = entry;
-      result = { ok: true, key, binding: { client, redirectUri, codeChallenge, resource, scope } };
+      const { client, redirectUri, codeChallenge, resource, scope, app } = entry;
+      result = { ok: true, key, binding: { client, redirectUri, codeChallenge, resource, scope, app } };
       return t;
     });
     return result;

@@ -5,7 +5,8 @@ export const AUTH_HOUSEKEEPING_INTERVAL_MS = 60_000;
 
 /**
  * Once a minute: releases expired blacklist entries (IP_RELEASED is audited even if the IP never comes
- * back) and drops expired entries from the revocation list and the refresh-token store.
+ * back), drops expired entries from the revocation list and the refresh-token store, and removes
+ * registered applications unused for OAUTH_REGISTRATION_IDLE_DAYS (APP_EXPIRED each).
  */
 export function authHousekeepingWatchdog(auth: AuthServices): Watchdog {
   return {
@@ -16,6 +17,12 @@ export function authHousekeepingWatchdog(auth: AuthServices): Watchdog {
       await auth.blacklist.sweep();
       await auth.revocations.prune();
       await auth.refreshTokens.prune();
+      for (const app of await auth.apps.purgeIdle())
+        auth.events.app('APP_EXPIRED', {
+          azp: app.client_id,
+          client_app: app.client_name,
+          last_used_at: new Date(app.last_used_at).toISOString(),
+        });
     },
   };
 }

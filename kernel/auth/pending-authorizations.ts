@@ -1,4 +1,5 @@
 import { MemoryDocumentStore, type DocumentStore } from '../store/document-store.ts';
+import type { AppBinding } from './access-tokens.ts';
 import { digest, newOpaqueToken } from './opaque-token.ts';
 
 /** Time a person has to fill in the login form. */
@@ -8,7 +9,10 @@ export const MAX_PENDING = 10_000;
 
 /** A validated GET /authorize request waiting for the login form. */
 export interface AuthorizationRequest {
-  client: string;
+  /** The configured client asked for; null when an application asks (the person picks the client). */
+  client: string | null;
+  /** The application asking, or null when a configured client asks for itself. */
+  app: AppBinding | null;
   redirectUri: string;
   codeChallenge: string;
   resource: string | null;
@@ -61,8 +65,8 @@ export class PendingAuthorizations {
       if (!entry) return t;
       delete t[key];
       if (entry.exp > now && browser !== undefined && digest(browser) === entry.browser) {
-        const { client, redirectUri, codeChallenge, resource, scope, state } = entry;
-        found = { client, redirectUri, codeChallenge, resource, scope, state };
+        const { client, app, redirectUri, codeChallenge, resource, scope, state } = entry;
+        found = { client, app, redirectUri, codeChallenge, resource, scope, state };
       }
       return t;
     });

@@ -15,6 +15,8 @@ const entrySchema = z.object({
   used: z.boolean(),
   /** The access token issued together with this refresh token (revoked with the family). */
   access: z.object({ jti: z.string(), exp: z.number() }),
+  /** The application the grant was made through: only its client_id may present the token. */
+  app: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
 });
 export type RefreshEntry = z.output<typeof entrySchema>;
 type RefreshTable = Record<string, RefreshEntry>;
@@ -23,7 +25,14 @@ const tableSchema = z.record(z.string(), entrySchema);
 export type RedeemResult =
   | { ok: true; entry: RefreshEntry }
   | { ok: false; reason: 'unknown' | 'expired' | 'wrong_client' | 'rotated_key' }
-  | { ok: false; reason: 'reused'; family: string; revoked: { jti: string; exp: number }[] };
+  | {
+      ok: false;
+      reason: 'reused';
+      family: string;
+      revoked: { jti: string; exp: number }[];
+      /** The client the family was granted to. */
+      client: string;
+    };
 
 /**
  * Opaque refresh tokens, stored as SHA-256 digests (secrets/refresh_tokens.json). Each use spends the
@@ -48,6 +57,7 @@ export class RefreshTokenStore {
     kid: string;
     ttlSeconds: number;
     access: { jti: string; exp: number };
+    app?: { id: string; name: string | null };
   }): Promise<{ token: string; exp: number; family: string }> {
     const token = newOpaqueToken();
     const family = opts.family ?? randomUUID();
@@ -60,26 +70,30 @@ export class RefreshTokenStore {
       kid: opts.kid,
       used: false,
       access: opts.access,
+      ...(opts.app ? { app: opts.app } : {}),
     };
     await this.store.update((t) => ({ ...this.live(t), [digest(token)]: entry }));
     return { token, exp, family };
   }
 
-  /** Spends a refresh token presented by `client`, atomically: of two concurrent uses only one wins. */
-  async redeem(token: string, client: string, kid: string): Promise<RedeemResult> {
+  /**
+   * Spends a refresh token, atomically (of two concurrent uses only one wins). `presenter` is who
+   * presents it: a configured client (for its own grants) or an application (for grants made through it).
+   */
+  async redeem(token: string, presenter: Presenter, kid: string): Promise<RedeemResult> {
     const key = digest(token);
     let result: RedeemResult = { ok: false, reason: 'unknown' };
     const nowS = this.now() / 1000;
     await this.store.update((t) => {
       const entry = t[key];
       if (!entry) return t;
-      if (entry.client !== client) {
+      if (!presentedBy(entry, presenter)) {
         result = { ok: false, reason: 'wrong_client' };
         return t;
       }
       if (entry.used) {
         const { table, revoked } = spendFamily(t, entry.family);
-        result = { ok: false, reason: 'reused', family: entry.family, revoked };
+        result = { ok: false, reason: 'reused', family: entry.family, revoked, client: entry.client };
         return table;
       }
       if (entry.exp <= nowS) {
@@ -100,16 +114,17 @@ export class RefreshTokenStore {
   }
 
   /**
-   * Spends the family of `token` if it belongs to `client`: its access tokens, to revoke before calling
-   * `dropFamily`, or why not.
+   * Spends the family of `token` if it belongs to `client` (and, when `app` is given, was granted
+   * through that application): its access tokens, to revoke before calling `dropFamily`, or why not.
    */
   async spendFamilyOf(
     token: string,
     client: string,
+    app?: string,
   ): Promise<{ family: string; revoked: { jti: string; exp: number }[] } | 'unknown' | 'foreign'> {
     const entry = this.store.read()[digest(token)];
     if (!entry) return 'unknown';
-    if (entry.client !== client) return 'foreign';
+    if (entry.client !== client || (app !== undefined && entry.app?.id !== app)) return 'foreign';
     let revoked: { jti: string; exp: number }[] = [];
     await this.store.update((t) => {
       const r = spendFamily(t, entry.family);
@@ -164,6 +179,13 @@ export class RefreshTokenStore {
     for (const [k, e] of Object.entries(t)) if (e.exp > nowS) out[k] = e;
     return out;
   }
+}
+
+/** Who presents a refresh token at the token endpoint. */
+export type Presenter = { client: string } | { app: string };
+
+function presentedBy(entry: RefreshEntry, p: Presenter): boolean {
+  return 'app' in p ? entry.app?.id === p.app : entry.client === p.client && entry.app === undefined;
 }
 
 /**

@@ -6,15 +6,18 @@ import type { ServerKeys } from '../keys/rsa-keys.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { StatePaths } from '../paths.ts';
 import { MemoryDocumentStore } from '../store/document-store.ts';
-import { MemorySlidingWindowStore } from '../store/sliding-window.ts';
+import { MemorySlidingWindowStore, type SlidingWindowStore } from '../store/sliding-window.ts';
+import type { NodeResolver } from '../net/node-address-policy.ts';
 import { AccessTokens } from './access-tokens.ts';
 import { AuthEvents } from './auth-events.ts';
 import { AuthorizationCodes } from './authorization-codes.ts';
+import { ClientMetadataDocuments } from './client-metadata-document.ts';
 import { ClientSecretVerifier } from './client-secret.ts';
 import { IpBlacklist, openBlacklistStore } from './ip-blacklist.ts';
 import { IssuedTokenLedger } from './issued-ledger.ts';
 import { PendingAuthorizations } from './pending-authorizations.ts';
 import { type RefreshTokenStore, openRefreshTokenStore } from './refresh-tokens.ts';
+import { openRegisteredApps, type RegisteredApps } from './registered-apps.ts';
 import { type RevocationList, openRevocationList } from './revocation-list.ts';
 import { oauthUrls, type OAuthUrls } from './urls.ts';
 import { SecretVerificationGate } from './verification-gate.ts';
@@ -32,11 +35,19 @@ export interface AuthServices {
   /** Every client secret check goes through here (blacklist reservation, concurrency bounds). */
   secrets: SecretVerificationGate;
   events: AuthEvents;
+  /** Applications registered by RFC 7591 (secrets/oauth_apps.json). */
+  apps: RegisteredApps;
+  /** Applications known by a client ID metadata document (fetched, cached). */
+  documents: ClientMetadataDocuments;
+  /** Registrations per source address. */
+  registrationWindow: SlidingWindowStore;
   settings: {
     accessTokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
     startupTokenTtlSeconds: number;
     bcryptCost: number;
+    registration: { enabled: boolean; perIp: number; windowMs: number };
+    metadataDocuments: boolean;
   };
 }
 
@@ -45,11 +56,13 @@ export function authStateFiles(paths: StatePaths): {
   revocations: string;
   blacklist: string;
   refresh: string;
+  apps: string;
 } {
   return {
     revocations: join(paths.secrets, 'token_blacklist.json'),
     blacklist: join(paths.secrets, 'ip_blacklist.json'),
     refresh: join(paths.secrets, 'refresh_tokens.json'),
+    apps: join(paths.secrets, 'oauth_apps.json'),
   };
 }
 
@@ -66,6 +79,8 @@ export function createAuthServices(deps: {
   publicBaseUrl: () => string;
   /** Time source of every expiry decision here (tests move it forward). */
   clock: () => number;
+  /** How metadata documents are fetched: the test seams (name resolution, trusted CA); only code sets them. */
+  metadataFetch?: { resolver?: NodeResolver; ca?: string };
 }): AuthServices {
   const { config, paths, keys, audit, metrics, clock } = deps;
   const files = authStateFiles(paths);
@@ -96,11 +111,35 @@ export function createAuthServices(deps: {
       perIp: config.AUTH_MAX_CONCURRENT_VERIFICATIONS_PER_IP,
     }),
     events: new AuthEvents(audit, metrics, blacklist),
+    apps: openRegisteredApps(
+      files.apps,
+      { max: config.OAUTH_MAX_REGISTERED_CLIENTS, idleMs: config.OAUTH_REGISTRATION_IDLE_DAYS * 86_400_000 },
+      clock,
+    ),
+    documents: new ClientMetadataDocuments(
+      {
+        maxBytes: config.OAUTH_CLIENT_METADATA_MAX_BYTES,
+        timeoutMs: config.OAUTH_CLIENT_METADATA_TIMEOUT_MS,
+        cacheSeconds: config.OAUTH_CLIENT_METADATA_CACHE_SECONDS,
+        perIp: config.OAUTH_REGISTRATIONS_PER_IP,
+        windowMs: config.OAUTH_REGISTRATION_WINDOW_SECONDS * 1000,
+      },
+      () => urls().issuer,
+      clock,
+      deps.metadataFetch ?? {},
+    ),
+    registrationWindow: new MemorySlidingWindowStore(),
     settings: {
       accessTokenTtlSeconds: config.AUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.AUTH_REFRESH_TOKEN_TTL_SECONDS,
       startupTokenTtlSeconds: config.AUTH_STARTUP_TOKEN_TTL_SECONDS,
       bcryptCost: config.AUTH_BCRYPT_COST,
+      registration: {
+        enabled: config.OAUTH_REGISTRATION_ENABLED,
+        perIp: config.OAUTH_REGISTRATIONS_PER_IP,
+        windowMs: config.OAUTH_REGISTRATION_WINDOW_SECONDS * 1000,
+      },
+      metadataDocuments: config.OAUTH_CLIENT_METADATA_DOCUMENTS,
     },
   };
 }

@@ -7,6 +7,8 @@ export interface OAuthUrls {
   authorize: string;
   token: string;
   revoke: string;
+  /** RFC 7591 dynamic client registration. */
+  register: string;
   authorizationServerMetadata: string;
   /** RFC 9728 metadata of the MCP resource; what WWW-Authenticate points at. */
   resourceMetadata: string;
@@ -20,6 +22,7 @@ export function oauthUrls(publicBaseUrl: string): OAuthUrls {
     authorize: `${issuer}/authorize`,
     token: `${issuer}/token`,
     revoke: `${issuer}/revoke`,
+    register: `${issuer}/register`,
     authorizationServerMetadata: `${issuer}/.well-known/oauth-authorization-server`,
     resourceMetadata: `${issuer}/.well-known/oauth-protected-resource/mcp`,
   };

@@ -7,6 +7,8 @@ export interface AuthenticatedClient {
   products: string[];
   jti: string;
   scope: string;
+  /** The application the token was issued through (its `azp` and `client_app`), if any. */
+  app?: { id: string; name: string | null };
 }
 
 /** Per-request data on ctx.state (typed, no global augmentation). */

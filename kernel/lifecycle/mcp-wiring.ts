@@ -3,6 +3,7 @@ import type { KernelMiddleware } from '../http/state.ts';
 import { mcpRoutes } from '../http/routes/mcp.ts';
 import type { RouteInstaller } from '../http/app.ts';
 import { createKernelServices } from '../mcp/kernel-services.ts';
+import { createModernEndpoint, type ModernEndpoint } from '../mcp/modern-endpoint.ts';
 import { createSessionServer } from '../mcp/session-server.ts';
 import { SessionManager } from '../mcp/sessions.ts';
 import { ToolRunner } from '../mcp/tool-runner.ts';
@@ -15,7 +16,7 @@ import { NO_NARROWING, type Narrowing } from '../rbac/policy.ts';
 import type { KernelRuntime, LicenseStatus } from '../runtime.ts';
 import type { KernelServices, StatusOptions } from '../sdk/kernel-services.ts';
 import type { PluginSettings } from '../sdk/define.ts';
-import type { Product } from '../sdk/types.ts';
+import type { CallerInfo, Product } from '../sdk/types.ts';
 import { MemorySlidingWindowStore } from '../store/sliding-window.ts';
 
 /** Startup step 3 (after the sync): the live profiles, hot-reloaded. */
@@ -113,7 +114,20 @@ export async function loadModules(
   });
   const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
   rt.metrics.countSessionsWith(() => sessions.count());
-  registry.onChange((kind) => void sessions.notify(kind));
+  const makeServer = (caller: CallerInfo, ip: () => string) =>
+    createSessionServer(
+      { name: rt.config.SERVER_NAME, version: PACKAGE_VERSION, registry, runner, kernel: services },
+      caller,
+      ip,
+    );
+  const modern: ModernEndpoint = createModernEndpoint(makeServer, {
+    maxBodyBytes: rt.config.HTTP_MAX_BODY_BYTES,
+    log: rt.log,
+  });
+  registry.onChange((kind) => {
+    void sessions.notify(kind);
+    modern.notify(kind);
+  });
   registry.setLicensedProducts(licensedProducts(rt.license));
 
   return {
@@ -171,16 +185,13 @@ export async function loadModules(
         audit: rt.audit,
         maxBodyBytes: rt.config.HTTP_MAX_BODY_BYTES,
         runner,
-        makeServer: (caller, ip) =>
-          createSessionServer(
-            { name: rt.config.SERVER_NAME, version: PACKAGE_VERSION, registry, runner, kernel: services },
-            caller,
-            ip,
-          ),
+        modern,
+        makeServer,
       });
     },
     async close() {
       await sessions.closeAll();
+      await modern.close();
       for (const p of registry.plugins.values()) {
         try {
           await p.def.teardown?.(p.shared);

@@ -19,6 +19,7 @@ import { syncDefaultProfiles } from '../profiles/sync.ts';
 import type { KernelRuntime } from '../runtime.ts';
 import { removeInterruptedWrites } from '../store/leftovers.ts';
 import { ensureTlsCertificate } from '../tls/certificate.ts';
+import { logLocalCa } from '../tls/log-local-ca.ts';
 import { WatchdogRunner } from '../watchdogs/runner.ts';
 import { Vault } from '../vault/index.ts';
 import { IntegrityChecker, integrityVerdict, type PublisherKey } from '../integrity/index.ts';
@@ -52,6 +53,11 @@ export interface StartOptions {
    * Only code can pass this; the system resolver otherwise.
    */
   nodeResolver?: NodeResolver;
+  /**
+   * CA certificates (PEM) trusted for client metadata document fetches instead of Node's default trust
+   * (tests serve documents from a loopback HTTPS server). Only code can pass this.
+   */
+  clientMetadataCa?: string;
 }
 
 export interface RunningKernel {
@@ -164,12 +170,16 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     let tls!: KernelRuntime['tls'];
     await runStep(log, steps, 5, 'tls-certificate', () => {
       tls = ensureTlsCertificate(config, paths);
+      logLocalCa(log, paths, tls);
       return {
         outcome: 'ok',
         detail: {
           source: tls.source,
           notAfter: tls.notAfter.toISOString(),
           fingerprint256: tls.fingerprint256,
+          ...(tls.localCa
+            ? { localCa: tls.localCa.event, caFingerprint256: tls.localCa.fingerprint256 }
+            : {}),
         },
       };
     });
@@ -192,6 +202,10 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
         // The issuer is known once step 11 has the port; nothing signs or verifies a token before that.
         publicBaseUrl: () => runtime.publicBaseUrl,
         clock,
+        metadataFetch: {
+          ...(opts.nodeResolver ? { resolver: opts.nodeResolver } : {}),
+          ...(opts.clientMetadataCa ? { ca: opts.clientMetadataCa } : {}),
+        },
       });
       const sync = await syncClients({
         authClients: config.AUTH_CLIENTS,
@@ -338,7 +352,10 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       );
       port = await listen(https, config.SERVER_HOST, config.SERVER_PORT);
       const bound = https.server.address();
-      if (bound && typeof bound === 'object') runtime.nodeAddresses.addListener(bound.address, bound.port);
+      if (bound && typeof bound === 'object') {
+        runtime.nodeAddresses.addListener(bound.address, bound.port);
+        auth.documents.addresses.addListener(bound.address, bound.port);
+      }
       cleanups.push(() => https.close(0));
       runtime.publicBaseUrl = config.PUBLIC_BASE_URL || `https://${urlHost(config.SERVER_HOST)}:${port}`;
       // Step 7's startup tokens carry the issuer, so they are written now, before the first request.

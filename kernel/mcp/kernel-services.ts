@@ -1,6 +1,7 @@
 import { NotFoundError, ProfilePermissionError, BadRequestError } from '../errors/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
+  catalogueModule,
   publishedDocs,
   type PluginRegistry,
   type RegisteredPrompt,
@@ -19,7 +20,15 @@ import type {
   StatusOptions,
 } from '../sdk/kernel-services.ts';
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
-import type { CallerInfo, Module, Product, Service } from '../sdk/types.ts';
+import {
+  PRODUCTS,
+  type CallerInfo,
+  type Module,
+  type PluginModule,
+  type Product,
+  type PromptContent,
+  type Service,
+} from '../sdk/types.ts';
 
 export interface KernelServicesDeps {
   serverName: string;
@@ -53,15 +62,34 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
     if (!p) throw new ProfilePermissionError(`profile ${caller.profile} is not loaded`);
     return p;
   };
-  const inScope = (caller: CallerInfo, profile: Profile, module: Module): boolean =>
-    module === 'common' ||
-    module === 'infra' ||
+  // Modules that are no product (common, infra, a test-only bundle's) are in every caller's scope.
+  const inScope = (caller: CallerInfo, profile: Profile, module: PluginModule): boolean =>
+    !(PRODUCTS as readonly string[]).includes(module) ||
     effectiveProducts(caller.products, profile).includes(module as Product);
   const promptVisible = (caller: CallerInfo, profile: Profile, p: RegisteredPrompt): boolean =>
     inScope(caller, profile, p.plugin.def.module) &&
     (!p.def.profiles?.length || p.def.profiles.includes(profile.name));
   const docVisible = (caller: CallerInfo, profile: Profile, r: RegisteredResource): boolean =>
     inScope(caller, profile, r.plugin.def.module);
+
+  const getPrompt: KernelServices['getPrompt'] = async (caller, name, args) => {
+    const profile = profileOf(caller);
+    const p = d.registry.prompts.get(name);
+    if (!p || !p.plugin.active || !promptVisible(caller, profile, p))
+      throw new NotFoundError(`no prompt named ${name.slice(0, 80)}`);
+    for (const a of p.def.arguments) {
+      if (a.required && !args[a.name])
+        throw new BadRequestError(`prompt ${name} needs the argument ${a.name}`);
+    }
+    const messages = await p.def.render(args, { caller, shared: p.plugin.shared });
+    return {
+      description: p.def.description,
+      messages: messages.map((m) => ({
+        role: m.role,
+        content: 'content' in m ? m.content : { type: 'text' as const, text: m.text },
+      })),
+    };
+  };
 
   return {
     serverName: d.serverName,
@@ -75,7 +103,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
         name: t.name,
         title: t.def.title,
         description: t.def.description,
-        module: t.module,
+        module: catalogueModule(t.module),
         service: t.def.service,
         access:
           'allowlist' in t.def.access
@@ -91,7 +119,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
           name: p.name,
           title: p.def.title,
           description: p.def.description,
-          module: p.plugin.def.module,
+          module: catalogueModule(p.plugin.def.module),
           arguments: p.def.arguments.map((a) => ({
             name: a.name,
             description: a.description,
@@ -166,19 +194,13 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
       return lic.state === 'VALID' || lic.state === 'GRACE' ? (lic.products as Product[]) : [];
     },
 
+    getPrompt,
+
     async renderPrompt(caller, name, args) {
-      const profile = profileOf(caller);
-      const p = d.registry.prompts.get(name);
-      if (!p || !p.plugin.active || !promptVisible(caller, profile, p))
-        throw new NotFoundError(`no prompt named ${name.slice(0, 80)}`);
-      for (const a of p.def.arguments) {
-        if (a.required && !args[a.name])
-          throw new BadRequestError(`prompt ${name} needs the argument ${a.name}`);
-      }
-      const messages = await p.def.render(args, { caller, shared: p.plugin.shared });
+      const prompt = await getPrompt(caller, name, args);
       return {
-        description: p.def.description,
-        messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+        description: prompt.description,
+        messages: prompt.messages.map((m) => ({ role: m.role, content: asText(m.content) })),
       };
     },
 
@@ -195,4 +217,12 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
     checkIntegrity: d.integrity,
     nodeAddresses: d.nodeAddresses,
   };
+}
+
+/** A prompt message's content as text (renderPrompt, kernel 1.1): a document's text, else a placeholder. */
+function asText(c: PromptContent): { type: 'text'; text: string } {
+  if (c.type === 'text') return c;
+  if (c.type === 'resource')
+    return { type: 'text', text: 'text' in c.resource ? c.resource.text : `[document ${c.resource.uri}]` };
+  return { type: 'text', text: `[${c.type} ${c.mimeType}]` };
 }

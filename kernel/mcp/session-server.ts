@@ -1,18 +1,13 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CacheHint,
+  type CallToolResult,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
 import { isKernelError } from '../errors/index.ts';
+import { KernelServer } from './kernel-server.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import type { CallerInfo } from '../sdk/types.ts';
@@ -27,14 +22,43 @@ export interface SessionServerDeps {
 }
 
 /**
- * One low-level MCP Server per session, bound to its caller. Every handler goes through the kernel
- * (runner, catalogue, prompt and doc services), so the native MCP methods and the infra tools see
- * exactly the same filtered content.
+ * How long a 2026-07-28 client may keep a list or a resource before asking again. Private: what a
+ * caller sees depends on its profile and the license. A minute bounds how long a change of either
+ * takes to reach a client that does not listen for change notifications; the bundled documents do
+ * not change while the server runs.
  */
-export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo, ip: () => string): Server {
-  const server = new Server(
+export const CACHE_HINTS: Record<
+  'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read',
+  CacheHint
+> = {
+  'tools/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'resources/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'resources/read': { ttlMs: 300_000, cacheScope: 'private' },
+};
+
+/**
+ * One low-level MCP Server (SDK v2) bound to its caller: per 2025-11-25 session, or per 2026-07-28
+ * request. Every handler goes through the kernel (runner, catalogue, prompt and doc services), so the
+ * native MCP methods and the infra tools see exactly the same filtered content, in either revision.
+ */
+export function createSessionServer(
+  deps: SessionServerDeps,
+  caller: CallerInfo,
+  ip: () => string,
+): KernelServer {
+  const server = new KernelServer(
     { name: deps.name, version: deps.version },
     {
+      cacheHints: CACHE_HINTS,
+      // A tool's multi-round-trip state is sealed by the kernel: a forged, expired or foreign one is
+      // answered -32602 before the round reaches the tool (the runner checks it again, with the tool).
+      requestState: {
+        verify: (state) => {
+          deps.runner.checkRequestState(state, caller.name);
+        },
+      },
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
@@ -46,7 +70,7 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler('tools/list', () => ({
     tools: deps.registry.activeTools().map((t) => ({
       name: t.name,
       title: t.def.title,
@@ -57,17 +81,24 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   }));
 
-  server.setRequestHandler(lenient(CallToolRequestSchema), async (raw, extra) => {
-    const req = strict(CallToolRequestSchema, raw);
+  server.setRequestHandler('tools/call', async (req, extra) => {
     const token = req.params._meta?.progressToken;
-    return deps.runner.call(req.params.name, req.params.arguments ?? {}, {
+    // The runner's results are built to the MCP content shapes; its type is the plugin contract's own.
+    return (await deps.runner.call(req.params.name, req.params.arguments ?? {}, {
       caller,
       ip: ip(),
-      signal: extra.signal,
+      signal: extra.mcpReq.signal,
+      input: {
+        capabilities:
+          (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ??
+          server.getClientCapabilities(),
+        responses: extra.mcpReq.inputResponses,
+        state: extra.mcpReq.requestState(),
+      },
       ...(token !== undefined
         ? {
             progress: async (progress: number, total?: number, message?: string) => {
-              await extra.sendNotification({
+              await extra.mcpReq.notify({
                 method: 'notifications/progress',
                 params: {
                   progressToken: token,
@@ -79,10 +110,10 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
             },
           }
         : {}),
-    });
+    })) as CallToolResult | InputRequiredResult;
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
+  server.setRequestHandler('prompts/list', () =>
     wrap(() => ({
       prompts: deps.kernel.catalogue(caller).prompts.map((p) => ({
         name: p.name,
@@ -93,20 +124,14 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   );
 
-  server.setRequestHandler(lenient(GetPromptRequestSchema), (raw) => {
-    const req = strict(GetPromptRequestSchema, raw);
-    return wrap(() =>
-      deps.kernel.renderPrompt(
-        caller,
-        req.params.name,
-        (req.params.arguments ?? {}) as Record<string, string>,
-      ),
-    );
-  });
+  server.setRequestHandler('prompts/get', (req) =>
+    wrap(() =>
+      deps.kernel.getPrompt(caller, req.params.name, (req.params.arguments ?? {}) as Record<string, string>),
+    ),
+  );
 
-  server.setRequestHandler(lenient(CompleteRequestSchema), (raw) => {
-    const req = strict(CompleteRequestSchema, raw);
-    return wrap(() => {
+  server.setRequestHandler('completion/complete', (req) =>
+    wrap(() => {
       const ref = req.params.ref;
       const values: string[] = [];
       if (ref.type === 'ref/prompt') {
@@ -119,10 +144,10 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
         if (arg?.complete) values.push(...arg.complete(req.params.argument.value).slice(0, 100));
       }
       return { completion: { values, total: values.length, hasMore: false } };
-    });
-  });
+    }),
+  );
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
+  server.setRequestHandler('resources/list', () =>
     wrap(() => ({
       resources: deps.kernel
         .catalogue(caller)
@@ -137,7 +162,7 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+  server.setRequestHandler('resources/templates/list', () =>
     wrap(() => ({
       resourceTemplates: deps.kernel
         .catalogue(caller)
@@ -152,35 +177,14 @@ export function createSessionServer(deps: SessionServerDeps, caller: CallerInfo,
     })),
   );
 
-  server.setRequestHandler(lenient(ReadResourceRequestSchema), (raw) => {
-    const req = strict(ReadResourceRequestSchema, raw);
-    return wrap(async () => {
+  server.setRequestHandler('resources/read', (req) =>
+    wrap(async () => {
       const doc = await deps.kernel.readDoc(caller, req.params.uri);
       return { contents: [{ uri: doc.uri, mimeType: doc.mimeType, text: doc.text }] };
-    });
-  });
+    }),
+  );
 
   return server;
-}
-
-/**
- * The SDK checks a request against its handler's schema before calling the handler and answers a
- * mismatch as InternalError (-32603) with zod's whole issue list: a caller's malformed params looking
- * like a server fault. Handlers here are registered with params left open (`lenient`) and check them
- * themselves (`strict`), answering InvalidParams (-32602) with a one-line reason.
- */
-function lenient<S extends z.ZodObject>(schema: S) {
-  return schema.extend({ params: z.unknown() });
-}
-
-function strict<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
-  const parsed = schema.safeParse(request);
-  if (parsed.success) return parsed.data;
-  const why = parsed.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`)
-    .join('; ');
-  throw new McpError(ErrorCode.InvalidParams, `BAD_REQUEST: invalid params: ${why}`);
 }
 
 /** Coded kernel errors become JSON-RPC errors with the code in the message; nothing else leaks. */
@@ -190,9 +194,11 @@ async function wrap<T>(fn: () => T | Promise<T>): Promise<T> {
   } catch (err) {
     if (isKernelError(err) && err.expose) {
       const code =
-        err.status === 404 || err.status === 400 ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-      throw new McpError(code, `${err.code}: ${err.message}`);
+        err.status === 404 || err.status === 400
+          ? ProtocolErrorCode.InvalidParams
+          : ProtocolErrorCode.InvalidRequest;
+      throw new ProtocolError(code, `${err.code}: ${err.message}`);
     }
-    throw new McpError(ErrorCode.InternalError, 'internal error');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'internal error');
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { Server } from '@modelcontextprotocol/server';
 import type { AppLogger } from '../logging/app-log.ts';
 import type { CallerInfo } from '../sdk/types.ts';
 
@@ -8,7 +8,7 @@ export interface McpSession {
   id: string;
   caller: CallerInfo;
   ip: string;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
 }
@@ -21,7 +21,8 @@ export interface SessionLimits {
 }
 
 /**
- * MCP sessions, each bound to the client that opened it. Kept in memory: MCP session routing is
+ * MCP 2025-11-25 sessions (initialize, Mcp-Session-Id, server-sent notifications), each bound to the
+ * client that opened it. 2026-07-28 requests carry no session and never come here. Kept in memory: MCP session routing is
  * per-instance state (several instances need sticky routing or a shared store, see the architecture page).
  */
 export class SessionManager {
@@ -56,11 +57,11 @@ export class SessionManager {
       id: '',
       caller,
       ip,
-      transport: undefined as unknown as StreamableHTTPServerTransport,
+      transport: undefined as unknown as NodeStreamableHTTPServerTransport,
       server: undefined as unknown as Server,
       lastSeen: Date.now(),
     };
-    session.transport = new StreamableHTTPServerTransport({
+    session.transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         session.id = id;

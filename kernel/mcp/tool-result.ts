@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { AppLogger } from '../logging/app-log.ts';
 import { InternalError, isKernelError } from '../errors/index.ts';
-import type { ToolReply } from '../sdk/types.ts';
+import type { InputRequired, ToolReply } from '../sdk/types.ts';
 
 /** The MCP CallToolResult shape the runner produces. */
 export interface ToolResult {
@@ -14,6 +15,22 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
+
+/**
+ * An input-required reply as the MCP result (SEP-2322): the requests as the tool gave them, its state
+ * sealed by the kernel. On 2026-07-28 the client answers and calls again; on a 2025-11-25 session the
+ * SDK sends the requests to the client itself and calls again in-process.
+ */
+export function inputRequiredResult(r: InputRequired, seal: (state: string) => string): ToolInputRequired {
+  return {
+    resultType: 'input_required',
+    ...(r.requests ? { inputRequests: r.requests } : {}),
+    ...(r.state !== undefined ? { requestState: seal(r.state) } : {}),
+  } as ToolInputRequired;
+}
+
+/** An input-required result, typed so code reading a tool result's error fields reads none here. */
+export type ToolInputRequired = InputRequiredResult & { structuredContent?: undefined; isError?: undefined };
 
 export function successResult(reply: ToolReply): ToolResult {
   const content = [...(reply.content ?? [])];

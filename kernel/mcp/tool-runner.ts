@@ -22,13 +22,20 @@ import {
 import type { Profile } from '../rbac/profile-schema.ts';
 import type { RateLimiter } from '../rbac/rate-limiter.ts';
 import type { LicenseStatus } from '../runtime.ts';
-import type { PluginDirs, ToolContext } from '../sdk/define.ts';
+import type { PluginDirs, ToolContext, ToolInput } from '../sdk/define.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import { runWithNodeRequests } from '../sdk/node-requests.ts';
 import type { CallerInfo, PluginAuditEntry, Product, Service } from '../sdk/types.ts';
 import { auditText } from './audit-text.ts';
 import { CallNodeRequests } from './call-node-requests.ts';
-import { errorResult, successResult, type ToolResult } from './tool-result.ts';
+import { RequestStateSeal } from './request-state.ts';
+import {
+  errorResult,
+  inputRequiredResult,
+  successResult,
+  type ToolInputRequired,
+  type ToolResult,
+} from './tool-result.ts';
 import type { Vault } from '../vault/index.ts';
 
 export interface CallContext {
@@ -36,6 +43,17 @@ export interface CallContext {
   ip: string;
   signal: AbortSignal;
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** A multi-round-trip call (SEP-2322): what the client declared it can answer, its answers, the state. */
+  input?: CallInput;
+}
+
+export interface CallInput {
+  /** The client's declared capabilities (2026-07-28: this request's; 2025-11-25: its initialize). */
+  capabilities?: unknown;
+  /** Its answers to the previous round's input requests, by key. */
+  responses?: Record<string, unknown>;
+  /** The sealed state the previous round returned, as the client echoed it. */
+  state?: unknown;
 }
 
 export interface RunnerDeps {
@@ -51,6 +69,8 @@ export interface RunnerDeps {
   kernel: KernelServices;
   dirs: PluginDirs;
   vault: Vault;
+  /** Seals the state tools return for their next round (default: a key of this process). */
+  requestStates?: RequestStateSeal;
 }
 
 type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
@@ -72,9 +92,22 @@ type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
  * charged to their services' rate limits as they leave (the first per service and call).
  */
 export class ToolRunner {
-  constructor(private readonly deps: RunnerDeps) {}
+  private readonly states: RequestStateSeal;
 
-  async call(name: string, rawArgs: unknown, cc: CallContext): Promise<ToolResult> {
+  constructor(private readonly deps: RunnerDeps) {
+    this.states = deps.requestStates ?? new RequestStateSeal();
+  }
+
+  /**
+   * Throws unless `state` is a request state this server sealed for `client` and still valid: the MCP
+   * layer's check before a round reaches its handler (the SDK's requestState.verify hook), so a forged
+   * or expired state is answered as a protocol error (-32602). `call` checks it again, with the tool.
+   */
+  checkRequestState(state: unknown, client: string): void {
+    this.states.open({ client }, state);
+  }
+
+  async call(name: string, rawArgs: unknown, cc: CallContext): Promise<ToolResult | ToolInputRequired> {
     const started = performance.now();
     const tool = this.deps.registry.tools.get(name);
     const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
@@ -90,14 +123,16 @@ export class ToolRunner {
       ...(host !== undefined ? { host } : {}),
     };
     let outcome: Outcome;
-    let result: ToolResult;
+    let result: ToolResult | ToolInputRequired;
     let errorCode: string | undefined;
+    let inputRequested: string[] | undefined;
     let ran = false;
     let sent: CallNodeRequests | undefined;
     try {
       if (!tool)
         throw this.deps.registry.unavailable(name) ?? new NotFoundError(`no tool named ${name.slice(0, 80)}`);
       const { profile, input } = this.authorize(tool, rawArgs, cc.caller, record);
+      const toolInput = this.toolInput(tool, cc);
       this.charge(tool, profile, cc, tool.def.service, record);
       this.deps.audit.write(record);
       ran = true;
@@ -106,9 +141,14 @@ export class ToolRunner {
       );
       sent = requests;
       const reply = await runWithNodeRequests(requests, () =>
-        tool.def.handler(input, this.context(tool, cc, requests)),
+        tool.def.handler(input, this.context(tool, cc, requests, toolInput)),
       );
-      result = successResult(reply);
+      if (reply.inputRequired) {
+        inputRequested = Object.keys(reply.inputRequired.requests ?? {});
+        result = inputRequiredResult(reply.inputRequired, (state) =>
+          this.states.seal({ tool: tool.name, client: cc.caller.name }, state),
+        );
+      } else result = successResult(reply);
       outcome = 'ALLOWED';
     } catch (err) {
       const mapped = errorResult(err, this.deps.log, name);
@@ -129,6 +169,7 @@ export class ToolRunner {
         result: outcome,
         exec_time_ms: execMs,
         ...(errorCode ? { error: errorCode } : {}),
+        ...(inputRequested ? { input_requested: inputRequested.join(',').slice(0, 256) } : {}),
         ...sent?.auditFields(),
       });
     } catch (err) {
@@ -268,7 +309,31 @@ export class ToolRunner {
     }
   }
 
-  private context(tool: RegisteredTool, cc: CallContext, node: CallNodeRequests): ToolContext {
+  /**
+   * The handler's view of a multi-round-trip call: what the client declared it can answer, its answers
+   * (as sent: untrusted, the tool validates them) and the tool's own state, opened and checked here.
+   */
+  private toolInput(tool: RegisteredTool, cc: CallContext): ToolInput {
+    const declared = cc.input?.capabilities;
+    const caps = declared && typeof declared === 'object' ? (declared as Record<string, unknown>) : {};
+    const has = (k: string): boolean => caps[k] !== undefined && caps[k] !== null;
+    const responses = cc.input?.responses;
+    const state = cc.input?.state;
+    return {
+      accepts: { elicitation: has('elicitation'), sampling: has('sampling'), roots: has('roots') },
+      responses: responses && typeof responses === 'object' ? { ...responses } : {},
+      ...(state !== undefined && state !== null
+        ? { state: this.states.open({ tool: tool.name, client: cc.caller.name }, state) }
+        : {}),
+    };
+  }
+
+  private context(
+    tool: RegisteredTool,
+    cc: CallContext,
+    node: CallNodeRequests,
+    input: ToolInput,
+  ): ToolContext {
     const log = this.deps.log.child({ plugin: tool.plugin.def.id, tool: tool.name, client: cc.caller.name });
     return {
       caller: cc.caller,
@@ -288,6 +353,7 @@ export class ToolRunner {
       shared: tool.plugin.shared,
       vault: this.deps.vault.forClient(cc.caller.name, { ip: cc.ip }),
       node,
+      input,
     };
   }
 }

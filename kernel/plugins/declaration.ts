@@ -3,7 +3,11 @@ import type { PluginDefinition } from '../sdk/define.ts';
 
 /** The kernel API version plugins declare a range against (`kernel: '^1'`). */
 /** 1.1: ToolContext.node, ToolDefinition.summary and currentNodeRequests (additions: `^1` plugins load). */
-export const KERNEL_API_VERSION = '1.1.0';
+/**
+ * 1.2: audio content blocks, prompt messages carrying any content block, a resource template's
+ * variable anywhere in its URI, and the test-only module `test` (additions: `^1` plugins load).
+ */
+export const KERNEL_API_VERSION = '1.2.0';
 
 export const TOOL_NAME = /^[a-z0-9_]{1,64}$/;
 
@@ -48,7 +52,7 @@ export const pluginSchema = z.object({
   version: z.string().regex(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/),
   kernel: z.string().regex(/^\^\d+(\.\d+){0,2}$/),
   product: z.enum(['cucm', 'imp', 'cuc']).nullable(),
-  module: z.enum(['cucm', 'imp', 'cuc', 'common', 'infra']),
+  module: z.enum(['cucm', 'imp', 'cuc', 'common', 'infra', 'test']),
   requires: z.array(z.string()),
   tools: z.array(tool),
   prompts: z.array(z.object({ name: z.string().regex(/^[a-z0-9_]{1,64}$/) }).passthrough()),

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppLogger } from '../logging/app-log.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 import type { PluginDefinition, PluginServices } from '../sdk/define.ts';
 import { checkDeclaration } from './declaration.ts';
 import type { PluginRegistry } from './registry.ts';
@@ -26,6 +27,8 @@ export async function loadPlugins(opts: {
   gate: BundleGate;
   log: AppLogger;
   services: (def: PluginDefinition) => PluginServices;
+  /** The product's own plugins folder, where test-only bundles are refused (default: plugins/). */
+  shippedDir?: string;
 }): Promise<LoadResult> {
   const { registry, log } = opts;
   const result: LoadResult = { loaded: [], refused: [] };
@@ -57,6 +60,8 @@ export async function loadPlugins(opts: {
       const mod = (await import(pathToFileURL(entry).href)) as { default?: unknown };
       const def = checkDeclaration(mod.default, folder);
       if (def.id !== folder) throw new Error(`declares id ${def.id} but lives in plugins/${folder}`);
+      if (def.module === 'test' && samePath(root, opts.shippedDir ?? join(PROJECT_ROOT, 'plugins')))
+        throw new Error('module test is for test-only bundles; the shipped plugins folder refuses it');
       declared.push({ folder, dir, def });
     } catch (err) {
       refuse(folder, (err as Error).message);
@@ -82,6 +87,16 @@ export async function loadPlugins(opts: {
     }
   }
   return result;
+}
+
+/**
+ * Whether two folders are one (links resolved). Test-only bundles (module `test`, e.g. the MCP
+ * conformance fixture) load only from the extra folders a test hands the kernel, never from the
+ * product's own plugins folder.
+ */
+function samePath(a: string, b: string): boolean {
+  const real = (p: string): string => (existsSync(p) ? realpathSync(p) : resolve(p));
+  return real(a) === real(b);
 }
 
 /** Topological order by `requires`; a cycle refuses every plugin in it. */

@@ -6,7 +6,7 @@ import type {
   ResourceDefinition,
   ToolDefinition,
 } from '../sdk/define.ts';
-import type { Module, Product } from '../sdk/types.ts';
+import type { Module, PluginModule, Product } from '../sdk/types.ts';
 import type { CatalogueDoc } from '../sdk/kernel-services.ts';
 import { TOOL_NAME } from './declaration.ts';
 
@@ -14,7 +14,7 @@ export interface RegisteredTool {
   name: string;
   plugin: LoadedPlugin;
   def: ToolDefinition;
-  module: Module;
+  module: PluginModule;
   schema: z.ZodObject;
   inputJsonSchema: Record<string, unknown>;
   outputJsonSchema?: Record<string, unknown>;
@@ -71,13 +71,18 @@ export class PluginRegistry {
           `plugin ${def.id}: tool ${name} is already published by ${this.tools.get(name)?.plugin.def.id}`,
         );
       const schema = z.object(t.input).strict();
+      const inputJsonSchema = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+      if (declaresParameterHeader(inputJsonSchema))
+        throw new Error(
+          `plugin ${def.id}: tool ${name} declares x-mcp-header, a parameter mirrored into an HTTP header (SEP-2243) that this server does not validate`,
+        );
       return {
         name,
         plugin,
         def: t,
         module: def.module,
         schema,
-        inputJsonSchema: z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>,
+        inputJsonSchema,
         ...(t.output
           ? {
               outputJsonSchema: z.toJSONSchema(z.object(t.output), { io: 'output' }) as Record<
@@ -187,6 +192,15 @@ export class PluginRegistry {
   }
 }
 
+/**
+ * A module as the catalogue (kernel/sdk) types it. In a product build every bundle's module is a Module;
+ * only a test build loads a test-only bundle (module `test`, refused in the shipped plugins folder), so
+ * the catalogue's 1.1 type stays as vendors compiled against it.
+ */
+export function catalogueModule(m: PluginModule): Module {
+  return m as Module;
+}
+
 /** One readable document as MCP lists it: a fixed resource, a template, or a template's member. */
 export type PublishedDoc = CatalogueDoc;
 
@@ -196,7 +210,7 @@ export type PublishedDoc = CatalogueDoc;
  * export_mcp_definitions all come from here, so they always name the same documents.
  */
 export function publishedDocs(r: RegisteredResource): PublishedDoc[] {
-  const module = r.plugin.def.module;
+  const module = catalogueModule(r.plugin.def.module);
   const own: PublishedDoc = {
     uri: r.uri,
     name: r.def.name,
@@ -222,11 +236,26 @@ export function publishedDocs(r: RegisteredResource): PublishedDoc[] {
   ];
 }
 
+/**
+ * Whether a JSON schema declares `x-mcp-header` anywhere (zod's `.meta()` passes it through). A client
+ * would then send the parameter as an `Mcp-Param-*` header too, and the server would have to check the
+ * two agree; it does not, so such a tool is refused rather than published half-served.
+ */
+function declaresParameterHeader(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(declaresParameterHeader);
+  if (schema === null || typeof schema !== 'object') return false;
+  return Object.entries(schema).some(([k, v]) => k === 'x-mcp-header' || declaresParameterHeader(v));
+}
+
+/** One `{var}` anywhere in the URI (`cucm://cli-guide/{topic}`, `x://items/{id}/data`); a value never spans a `/`. */
 function templateOf(uri: string): { template?: { pattern: RegExp; variable: string } } {
-  const m = /^(.*)\{([a-z_]+)\}$/.exec(uri);
+  const m = /^([^{}]*)\{([a-z_]+)\}([^{}]*)$/.exec(uri);
   if (!m) return {};
-  const prefix = (m[1] as string).replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   return {
-    template: { pattern: new RegExp(`^${prefix}([A-Za-z0-9._%-]{1,128})$`), variable: m[2] as string },
+    template: {
+      pattern: new RegExp(`^${escape(m[1] as string)}([A-Za-z0-9._%-]{1,128})${escape(m[3] as string)}$`),
+      variable: m[2] as string,
+    },
   };
 }

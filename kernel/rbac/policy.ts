@@ -1,5 +1,5 @@
 import { ProfilePermissionError } from '../errors/index.ts';
-import type { AllowlistService, Module, Product, Service } from '../sdk/types.ts';
+import type { AllowlistService, PluginModule, Product, Service } from '../sdk/types.ts';
 import { allowedBy, globToRegExp, matchesAny } from './glob.ts';
 import type { CupiRule, Profile } from './profile-schema.ts';
 
@@ -81,7 +81,7 @@ export function allowlisted(
 
 export function rateWindow(
   profile: Profile,
-  module: Module,
+  module: PluginModule,
   service: Service,
   narrowing: Narrowing = NO_NARROWING,
 ): RateWindow {

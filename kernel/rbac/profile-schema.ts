@@ -39,7 +39,7 @@ export const profileSchema = z
       .strict(),
     /** rateLimits[module][service]; `default` applies to a module's tools that name no other service. */
     rateLimits: z.partialRecord(
-      z.enum(['cucm', 'imp', 'cuc', 'common', 'infra']),
+      z.enum(['cucm', 'imp', 'cuc', 'common', 'infra', 'test']),
       z.partialRecord(z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report', 'default']), window),
     ),
   })

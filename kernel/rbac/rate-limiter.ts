@@ -1,5 +1,5 @@
 import { RateLimitedError } from '../errors/index.ts';
-import type { Module, Service } from '../sdk/types.ts';
+import type { PluginModule, Service } from '../sdk/types.ts';
 import type { SlidingWindowStore } from '../store/sliding-window.ts';
 import type { RateWindow } from './policy.ts';
 
@@ -11,7 +11,7 @@ export class RateLimiter {
   ) {}
 
   /** Records one call, or throws RateLimitedError with the seconds until a slot frees. */
-  take(client: string, module: Module, service: Service, window: RateWindow): void {
+  take(client: string, module: PluginModule, service: Service, window: RateWindow): void {
     const r = this.store.hit(
       `rate|${client}|${module}|${service}`,
       window.windowSeconds * 1000,
@@ -27,7 +27,7 @@ export class RateLimiter {
   }
 
   /** Calls still available in the current window (for infra_get_my_permissions). */
-  remaining(client: string, module: Module, service: Service, window: RateWindow): number {
+  remaining(client: string, module: PluginModule, service: Service, window: RateWindow): number {
     const used = this.store.count(
       `rate|${client}|${module}|${service}`,
       window.windowSeconds * 1000,

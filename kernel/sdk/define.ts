@@ -4,11 +4,13 @@ import type { ClientVault } from '../vault/index.ts';
 import type {
   CallerInfo,
   ContentBlock,
-  Module,
+  InputRequest,
   NodeRequests,
   PluginAuditEntry,
   PluginLogger,
+  PluginModule,
   Product,
+  PromptContent,
   Service,
   ToolAccess,
   ToolAnnotations,
@@ -95,6 +97,18 @@ export interface ToolContext<S = unknown> {
    * own requests; a handler that sends anything else calls it itself. Added in kernel 1.1.
    */
   node: NodeRequests;
+  /** What the client can be asked, and its answers to this tool's previous `inputRequired` reply. Kernel 1.2. */
+  input: ToolInput;
+}
+
+/** A tool's view of a multi-round-trip call (see ToolReply.inputRequired). */
+export interface ToolInput {
+  /** The kinds of request this client declared it can answer; ask only for these. */
+  accepts: { elicitation: boolean; sampling: boolean; roots: boolean };
+  /** The client's answers to the previous round, by request key; empty on the first round. Untrusted. */
+  responses: Record<string, unknown>;
+  /** The state the previous round returned, verified by the kernel; absent on the first round. */
+  state?: string;
 }
 
 export interface ToolDefinition<I extends ZodShape = ZodShape, S = unknown> {
@@ -133,8 +147,12 @@ export interface PromptDefinition<S = unknown> {
   render(
     args: Record<string, string>,
     ctx: { caller: CallerInfo; shared: S },
-  ): Promise<{ role: 'user' | 'assistant'; text: string }[]> | { role: 'user' | 'assistant'; text: string }[];
+  ): Promise<PromptMessage[]> | PromptMessage[];
 }
+
+/** One message of a rendered prompt: text, or (kernel 1.2) any content: an image, an embedded document. */
+export type PromptMessage =
+  { role: 'user' | 'assistant'; text: string } | { role: 'user' | 'assistant'; content: PromptContent };
 
 export interface ResourceDefinition<S = unknown> {
   /** A fixed URI (`cuc://cupi/reference`) or a template with one `{name}` variable (`cucm://cli-guide/{topic}`). */
@@ -155,8 +173,8 @@ export interface PluginDefinition<S = unknown> {
   kernel: string;
   /** The licensed product it belongs to; null for infra and common (always loaded). */
   product: Product | null;
-  /** Module prefix of its tools, prompts and resources. */
-  module: Module;
+  /** Module prefix of its tools, prompts and resources (`test`: test-only bundles, kernel 1.2). */
+  module: PluginModule;
   /** Ids of plugins that must be loaded first. */
   requires: string[];
   tools: ToolDefinition<ZodShape, S>[];
@@ -192,6 +210,11 @@ export function defineResource<S = unknown>(def: ResourceDefinition<S>): Resourc
 
 export function definePlugin<S = unknown>(def: PluginDefinition<S>): PluginDefinition<S> {
   return def;
+}
+
+/** An input-required reply: the client gets what `requests` names, then calls the tool again (ctx.input). */
+export function inputRequired(requests: Record<string, InputRequest>, state?: string): ToolReply {
+  return { inputRequired: { requests, ...(state !== undefined ? { state } : {}) } };
 }
 
 /** A text reply. */

@@ -1,5 +1,5 @@
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
-import type { CallerInfo, Module, Product, Service } from './types.ts';
+import type { CallerInfo, Module, Product, PromptContent, Service } from './types.ts';
 
 /** A tool as the catalogue shows it. */
 export interface CatalogueTool {
@@ -80,6 +80,16 @@ export interface KernelServices {
     description: string;
     messages: { role: 'user' | 'assistant'; content: { type: 'text'; text: string } }[];
   }>;
+  /**
+   * The prompt as MCP prompts/get sends it: every message with its content (text, an image, an embedded
+   * document). `renderPrompt` is the same as text only (an image or a binary document becomes a short
+   * placeholder). Kernel 1.2.
+   */
+  getPrompt(
+    caller: CallerInfo,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<{ description: string; messages: { role: 'user' | 'assistant'; content: PromptContent }[] }>;
   readDoc(caller: CallerInfo, uri: string): Promise<{ uri: string; mimeType: string; text: string }>;
   /** Runs the integrity check on demand (null when the check is not available). */
   checkIntegrity(): Promise<Record<string, unknown> | null>;

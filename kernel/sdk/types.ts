@@ -2,6 +2,12 @@ import type { z } from 'zod';
 
 /** Modules of the spec; each tool name starts with its module's prefix. */
 export type Module = 'cucm' | 'imp' | 'cuc' | 'common' | 'infra';
+/**
+ * What a bundle may declare as its module: a module of the spec, or `test` for test-only bundles (the
+ * MCP conformance fixture, whose `test_*` names the suite fixes). The kernel refuses `test` in the
+ * shipped plugins folder, so the product never publishes a `test_*` tool. Kernel 1.2.
+ */
+export type PluginModule = Module | 'test';
 /** Licensed product modules (the license gates only these). */
 export type Product = 'cucm' | 'imp' | 'cuc';
 export const PRODUCTS: readonly Product[] = ['cucm', 'imp', 'cuc'];
@@ -89,12 +95,50 @@ export type ZodShape = Record<string, z.ZodType>;
 export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
+
+/** What one message of a rendered prompt carries (kernel 1.2): a content block; a document has its text or blob. */
+export type PromptContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | {
+      type: 'resource';
+      resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: string });
+    };
 
 /** What a handler returns: structured data (sent as structuredContent and as JSON text) and/or content blocks. */
 export interface ToolReply {
   structured?: Record<string, unknown>;
   content?: ContentBlock[];
+  /**
+   * Instead of an answer: what the client must get first (its user's input, its model's completion,
+   * its roots). The client calls the tool again with the answers (`ctx.input`); `inputRequired()` builds
+   * this. Kernel 1.2.
+   */
+  inputRequired?: InputRequired;
+}
+
+/**
+ * One thing a tool asks the client for before it can answer (MCP multi-round-trip requests, SEP-2322):
+ * a form for its user (`elicitation/create`), a completion from its model (`sampling/createMessage`),
+ * or its roots (`roots/list`). The params are the MCP request's. Never ask a user for a secret this way:
+ * node passwords are stored with the credential tools.
+ */
+export interface InputRequest {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params?: Record<string, unknown>;
+}
+
+export interface InputRequired {
+  /** The requests, by a key the answers come back under. */
+  requests?: Record<string, InputRequest>;
+  /**
+   * The tool's own state for the next round (at most 4 KiB). The kernel seals it to this tool and caller
+   * and hands it back verified (`ctx.input.state`); the client can read it, so never put a secret in it.
+   */
+  state?: string;
 }
 
 /** Who is calling, as the kernel authenticated them. */

@@ -79,11 +79,20 @@ export async function fullStatusReport(
         max_version: 'TLSv1.3',
         certificate: {
           source: rt.tls.source,
-          self_signed: rt.tls.selfSigned,
+          issued_by: rt.tls.managed ? 'local_ca' : 'operator',
           not_before: rt.tls.notBefore.toISOString(),
           not_after: rt.tls.notAfter.toISOString(),
           fingerprint256: rt.tls.fingerprint256,
         },
+        // What clients trust (secrets/ca_cert.pem): its fingerprint lets a user check the file they got.
+        ...(rt.tls.localCa
+          ? {
+              local_ca: {
+                fingerprint256: rt.tls.localCa.fingerprint256,
+                not_after: rt.tls.localCa.notAfter.toISOString(),
+              },
+            }
+          : {}),
       },
       oauth: {
         issuer: urls.issuer,

@@ -1,27 +1,48 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isIP } from 'node:net';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, StartupError } from '../errors/index.ts';
 import type { StatePaths } from '../paths.ts';
-import { fsyncDir, writeFileAtomic } from '../store/atomic-file.ts';
-import { generateSelfSigned } from './self-signed.ts';
+import {
+  cannotIssue,
+  caDays,
+  createLocalCa,
+  issueLeaf,
+  issuedBy,
+  parseLocalCa,
+  type LocalCa,
+} from './local-ca.ts';
+import { completePendingPair, writePair } from './pair-files.ts';
+
+const DAY = 86_400_000;
 
 export interface TlsMaterial {
+  /** The served chain: the leaf first, then (for the local CA) the CA certificate. */
   cert: string;
   key: string;
   ca?: string;
-  selfSigned: boolean;
+  /** Made and renewed by the server (issued by its local CA); false for the operator's pair. */
+  managed: boolean;
   notBefore: Date;
   notAfter: Date;
   fingerprint256: string;
   /** What step 5 did: reused the existing pair, generated one, renewed one, or loaded the operator's. */
   source: 'reused' | 'generated' | 'renewed' | 'configured';
+  /** The local CA behind a managed certificate, and whether this issue kept, created or replaced it. */
+  localCa?: LocalCaInfo;
 }
 
-/** The names a self-signed certificate must cover: the listen host, loopback, the public URL, extras. */
+export interface LocalCaInfo {
+  fingerprint256: string;
+  notAfter: Date;
+  event: 'kept' | 'created' | 'replaced';
+  /** Why the previous CA could not issue the new certificate (event `replaced`). */
+  reason?: string;
+}
+
+/** The names a managed certificate must cover: the listen host, loopback, the public URL, extras. */
 export function certificateNames(config: Config): string[] {
   const names = new Set<string>(['localhost', '127.0.0.1', '::1', hostname()]);
   if (!['0.0.0.0', '::'].includes(config.SERVER_HOST)) names.add(config.SERVER_HOST);
@@ -43,9 +64,9 @@ function normaliseV6(a: string): string {
   return new URL(`http://[${a}]/`).hostname.replace(/^\[|\]$/g, '');
 }
 
-/** True when a self-signed certificate is past half its life or no longer covers the configured names. */
+/** True when a managed certificate is past half its life or no longer covers the configured names. */
 export function needsRenewal(material: TlsMaterial, names: string[], now = Date.now()): boolean {
-  if (!material.selfSigned) return false;
+  if (!material.managed) return false;
   const half =
     material.notBefore.getTime() + (material.notAfter.getTime() - material.notBefore.getTime()) / 2;
   if (now >= half) return true;
@@ -54,56 +75,90 @@ export function needsRenewal(material: TlsMaterial, names: string[], now = Date.
 }
 
 /**
- * Startup step 5. A configured (CA-signed) pair is loaded and checked, never replaced. Otherwise the
- * self-signed pair in secrets/ is reused while it is valid, covers the names and is not past half its
- * life; else a new one is generated. An unreadable or mismatched pair is a startup error, not a silent
- * replacement, because an operator may have put it there.
+ * Startup step 5. A configured (CA-signed) pair is loaded and checked, never replaced, and no local CA
+ * is made. Otherwise the pair in secrets/ is reused while it is valid, covers the names, is not past
+ * half its life and was issued by the local CA in secrets/; else a new one is issued by that CA (made
+ * first when there is none: a first start, or an install from before the local CA, whose self-signed
+ * certificate is replaced at once). An unreadable or mismatched pair or CA is a startup error, not a
+ * silent replacement: an operator may have put it there, and users trust the CA.
  */
 export function ensureTlsCertificate(config: Config, paths: StatePaths, now = Date.now()): TlsMaterial {
   if (config.TLS_CERT_FILE) return loadConfigured(config, now);
-  completePendingPair(paths);
+  completePendingPair(paths.caCert, paths.caKey);
+  completePendingPair(paths.tlsCert, paths.tlsKey);
   const names = certificateNames(config);
+  const ca = loadLocalCa(paths);
   if (existsSync(paths.tlsCert) || existsSync(paths.tlsKey)) {
     const existing = loadPair(paths.tlsCert, paths.tlsKey, true, 'reused');
-    if (existing.notAfter.getTime() > now && !needsRenewal(existing, names, now)) return existing;
-    return generate(config, paths, names, 'renewed');
+    const current =
+      ca !== undefined &&
+      servesChainOf(existing.cert, ca) &&
+      existing.notAfter.getTime() > now &&
+      !needsRenewal(existing, names, now);
+    if (current) return { ...existing, localCa: caInfo(ca, 'kept') };
+    return issueServerCertificate(config, paths, names, 'renewed', now, ca);
   }
-  return generate(config, paths, names, 'generated');
+  return issueServerCertificate(config, paths, names, 'generated', now, ca);
 }
 
-/** Generates and persists a new self-signed pair (also used by the renewal watchdog). */
-export function generate(
+/**
+ * Issues and persists a new leaf from the local CA (also the renewal watchdog's step). The CA is kept
+ * while it outlives the new leaf and its name constraints permit every name, so users trust it once;
+ * otherwise a new CA is made, and users must trust the new secrets/ca_cert.pem (the caller says so).
+ */
+export function issueServerCertificate(
   config: Config,
   paths: StatePaths,
   names: string[],
   source: 'generated' | 'renewed',
+  now = Date.now(),
+  current = loadLocalCa(paths),
 ): TlsMaterial {
-  const pair = generateSelfSigned(names, config.TLS_SELF_SIGNED_DAYS, config.SERVER_NAME);
-  // Two files cannot be replaced in one step: both are staged as `.next` first, then renamed into
-  // place, so a crash leaves either the old pair (staging incomplete: dropped at the next start) or a
-  // staged pair that the next start finishes moving in. Never a key beside another key's certificate.
-  writeFileAtomic(staged(paths.tlsKey), pair.keyPem, 0o600);
-  writeFileAtomic(staged(paths.tlsCert), pair.certPem, 0o644);
-  completePendingPair(paths);
-  return { ...describe(pair.certPem, pair.keyPem, true), source };
+  const days = config.TLS_SELF_SIGNED_DAYS;
+  const reason = current ? cannotIssue(current, names, now + days * DAY) : null;
+  let ca = current;
+  if (!ca || reason) {
+    ca = createLocalCa(names, config.SERVER_NAME, caDays(days), now);
+    // The CA is in place before a leaf it signed, so a crash in between leaves a leaf that the next
+    // start sees is not the CA's and reissues.
+    writePair(paths.caCert, paths.caKey, ca.certPem, ca.keyPem);
+  }
+  const leaf = issueLeaf(ca, names, days, config.SERVER_NAME, now);
+  const chain = `${leaf.certPem}${ca.certPem}`;
+  writePair(paths.tlsCert, paths.tlsKey, chain, leaf.keyPem);
+  const event = !current ? 'created' : reason ? 'replaced' : 'kept';
+  return { ...describe(chain, leaf.keyPem, true), source, localCa: caInfo(ca, event, reason ?? undefined) };
 }
 
-const staged = (path: string): string => `${path}.next`;
-
-/**
- * Finishes or drops a pair write a crash interrupted. The certificate is staged after the key and moved
- * in after it, so a staged certificate means the whole pair was staged (the key may already be in place).
- */
-function completePendingPair(paths: StatePaths): void {
-  const key = staged(paths.tlsKey);
-  const cert = staged(paths.tlsCert);
-  if (existsSync(cert)) {
-    if (existsSync(key)) renameSync(key, paths.tlsKey);
-    renameSync(cert, paths.tlsCert);
-    fsyncDir(dirname(paths.tlsCert));
-  } else if (existsSync(key)) {
-    rmSync(key, { force: true });
+/** The CA in secrets/, or undefined when neither of its files exists. */
+function loadLocalCa(paths: StatePaths): LocalCa | undefined {
+  if (!existsSync(paths.caCert) && !existsSync(paths.caKey)) return undefined;
+  try {
+    return parseLocalCa(readFileSync(paths.caCert, 'utf8'), readFileSync(paths.caKey, 'utf8'));
+  } catch (err) {
+    throw new StartupError(
+      `local CA in ${paths.caCert} and ${paths.caKey} unusable: ${(err as Error).message}; remove both ` +
+        'to have a new CA made (clients must then trust the new ca_cert.pem)',
+    );
   }
+}
+
+/** Whether a served chain is a leaf of `ca` followed by `ca` itself. */
+function servesChainOf(chain: string, ca: LocalCa): boolean {
+  const pems = chain.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (pems.length !== 2) return false;
+  return (
+    new X509Certificate(pems[1] as string).fingerprint256 === ca.x509.fingerprint256 && issuedBy(chain, ca)
+  );
+}
+
+function caInfo(ca: LocalCa, event: LocalCaInfo['event'], reason?: string): LocalCaInfo {
+  return {
+    fingerprint256: ca.x509.fingerprint256,
+    notAfter: new Date(ca.x509.validTo),
+    event,
+    ...(reason ? { reason } : {}),
+  };
 }
 
 function loadConfigured(config: Config, now: number): TlsMaterial {
@@ -122,7 +177,7 @@ function loadConfigured(config: Config, now: number): TlsMaterial {
 function loadPair(
   certPath: string,
   keyPath: string,
-  selfSigned: boolean,
+  managed: boolean,
   source: TlsMaterial['source'],
 ): TlsMaterial {
   let cert: string;
@@ -133,10 +188,10 @@ function loadPair(
   } catch (err) {
     throw new StartupError(`TLS certificate or key unreadable: ${(err as Error).message}`);
   }
-  return { ...describe(cert, key, selfSigned), source };
+  return { ...describe(cert, key, managed), source };
 }
 
-function describe(cert: string, key: string, selfSigned: boolean): Omit<TlsMaterial, 'source'> {
+function describe(cert: string, key: string, managed: boolean): Omit<TlsMaterial, 'source'> {
   let x509: X509Certificate;
   try {
     x509 = new X509Certificate(cert);
@@ -154,7 +209,7 @@ function describe(cert: string, key: string, selfSigned: boolean): Omit<TlsMater
   return {
     cert,
     key,
-    selfSigned,
+    managed,
     notBefore: new Date(x509.validFrom),
     notAfter: new Date(x509.validTo),
     fingerprint256: x509.fingerprint256,

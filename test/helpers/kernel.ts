@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RouteInstaller } from '../../kernel/http/app.ts';
 import { startKernel, type RunningKernel } from '../../kernel/lifecycle/startup.ts';
@@ -15,8 +15,10 @@ export interface TestKernel {
   kernel: RunningKernel;
   url: string;
   stateDir: string;
-  /** The server's self-signed certificate, to pin in clients. */
+  /** The certificate chain the server serves (secrets/tls_cert.pem: its leaf, then its local CA). */
   certPem: string;
+  /** What a user trusts: the server's local CA (secrets/ca_cert.pem), the only anchor `fetch` trusts. */
+  caPem: string;
   fetch: ReturnType<typeof pinnedFetch>;
   auditRecords(): Record<string, unknown>[];
   stop(): Promise<void>;
@@ -34,11 +36,15 @@ export async function startTestKernel(
     seedKeys?: boolean;
     /** Add the kernel test fixture plugins (test-product, test-common). */
     fixturePlugins?: boolean;
+    /** Further folders of plugin bundles (e.g. the MCP conformance fixture). */
+    extraPluginDirs?: string[];
     clock?: () => number;
     /** Write a license signed by the test vendor and trust that vendor. */
     license?: TestLicense;
     /** How node names resolve (default: `localhost` only, nothing asked of the network). */
     nodeResolver?: NodeResolver;
+    /** CA (PEM) the kernel trusts for client metadata document fetches (a loopback HTTPS server's). */
+    clientMetadataCa?: string;
   } = {},
 ): Promise<TestKernel> {
   const temp = opts.stateDir ? undefined : tempStateDir();
@@ -59,18 +65,23 @@ export async function startTestKernel(
   const kernel = await startKernel({
     env,
     ...(opts.installers ? { installers: opts.installers } : {}),
-    ...(opts.fixturePlugins ? { extraPluginDirs: [FIXTURE_PLUGINS] } : {}),
+    extraPluginDirs: [...(opts.fixturePlugins ? [FIXTURE_PLUGINS] : []), ...(opts.extraPluginDirs ?? [])],
     ...(opts.clock ? { clock: opts.clock } : {}),
     extraPublisherKeys: [testVendor().publisherKey],
     nodeResolver: opts.nodeResolver ?? tableResolver(),
+    ...(opts.clientMetadataCa ? { clientMetadataCa: opts.clientMetadataCa } : {}),
   });
   const certPem = readFileSync(join(stateDir, 'secrets', 'tls_cert.pem'), 'utf8');
-  const fetch = pinnedFetch(certPem);
+  // An operator-configured certificate (TLS_CERT_FILE) comes without a local CA.
+  const caFile = join(stateDir, 'secrets', 'ca_cert.pem');
+  const caPem = existsSync(caFile) && !env.TLS_CERT_FILE ? readFileSync(caFile, 'utf8') : certPem;
+  const fetch = pinnedFetch(caPem);
   return {
     kernel,
     url: kernel.url,
     stateDir,
     certPem,
+    caPem,
     fetch,
     auditRecords: () => readAudit(stateDir),
     async stop() {

@@ -6,7 +6,11 @@ import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
 import { pinnedFetch } from '../helpers/https-client.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { desktopConfigOf, printedCommand } from '../helpers/demo-output.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
+import { clientSandbox } from '../helpers/npm-clients.ts';
 import { tempStateDir } from '../helpers/state-dir.ts';
 import type { TestKernel } from '../helpers/kernel.ts';
 
@@ -78,6 +82,11 @@ describe('npm run demo', () => {
       await new Promise((r) => setTimeout(r, 100));
     assert.match(out, /demo is running/, out);
     assert.match(out, /\[5\/5\]/, 'progress is shown step by step');
+    // The local CA to trust, and how (test/lab/demo-trust-commands.test.ts runs each line).
+    const caFile = join(state, 'secrets', 'ca_cert.pem');
+    assert.ok(out.includes(`CA certificate ${caFile}`), out);
+    assert.ok(out.includes(`export NODE_EXTRA_CA_CERTS=${caFile}`), out);
+    assert.match(out, /update-ca-certificates[\s\S]*add-trusted-cert[\s\S]*certutil -addstore -f Root/);
 
     const demo = JSON.parse(readFileSync(join(state, 'demo.json'), 'utf8')) as {
       server: { url: string; tls_certificate: string };
@@ -165,6 +174,45 @@ describe('npm run demo', () => {
       const r = await runShell(line, tmp.dir, cliEnv);
       assert.equal(r.code, 0, `${line}\n${r.stdout}${r.stderr}`);
       assert.match(r.stdout, verdict, `${line}\n${r.stdout}${r.stderr}`);
+    }
+
+    // The client commands it prints, run as a user runs them. The npm clients are this checkout's
+    // devDependencies: npx offline uses them, and fails rather than download anything.
+    const admin = demo.clients[0]?.token_file as string;
+    const claude = printedCommand(out, 'claude mcp add --transport http uc-mcp');
+    assert.ok(claude.includes(`${demo.server.url}/mcp`) && claude.includes(admin), claude);
+    const sandbox = clientSandbox(demo.server.tls_certificate);
+    try {
+      const npmEnv = sandbox.env(
+        { npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+        // The printed commands bring their own NODE_EXTRA_CA_CERTS; npx runs node through sh.
+        { trust: null, allowPrograms: ['sh', 'node', 'npm', 'npx'] },
+      );
+      const inspector = await runShell(printedCommand(out, '(cd '), tmp.dir, npmEnv);
+      assert.equal(inspector.code, 0, inspector.stderr);
+      const listed = (JSON.parse(inspector.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+      assert.ok(listed.includes('cucm_check_connectivity'), listed.join(', '));
+
+      // Claude Desktop: the configured command, arguments and environment, started as a stdio server.
+      const entry = desktopConfigOf(out).mcpServers['uc-mcp'];
+      assert.ok(entry, 'the uc-mcp entry');
+      const transport = new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { ...npmEnv, ...entry.env },
+        cwd: PROJECT_ROOT,
+        stderr: 'pipe',
+      });
+      const desktop = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
+      await desktop.connect(transport, { timeout: 60_000 });
+      const bridged = (await desktop.callTool({ name: 'infra_health', arguments: {} })) as unknown as {
+        structuredContent: { license: string };
+      };
+      assert.equal(bridged.structuredContent.license, 'VALID');
+      await desktop.close();
+      assert.deepEqual(sandbox.blockedSpawns(), []);
+    } finally {
+      sandbox.cleanup();
     }
 
     child.kill('SIGINT');

@@ -15,7 +15,7 @@ subjectAltName extension (DNS names and IP addresses). The CN is added as the fi
 name; extra arguments after the options are taken as SANs too. The private key is reused when one
 exists, first match wins:
   --key <path>; TLS_KEY_FILE; secrets/${CSR_KEY_FILE} (made by an earlier run); secrets/tls_key.pem
-  (the self-signed certificate's key).
+  (the key of the certificate the server issued itself, from its local CA).
 Otherwise a new RSA-2048 key is written (0600) to --key, TLS_KEY_FILE or secrets/${CSR_KEY_FILE}.
 The private key is never printed.
 
@@ -23,9 +23,9 @@ Example:
   certificate_generate_csr --cn uc-mcp.example.com --san uc-mcp.example.com,10.0.0.5 --org "Example Ltd" --out uc-mcp.csr
 
 Then have the CA sign it and set TLS_CERT_FILE=<signed certificate>, TLS_KEY_FILE=<the key named
-above>, TLS_CA_FILE=<intermediate chain> in .env, and restart the server. Until then the self-signed
+above>, TLS_CA_FILE=<intermediate chain> in .env, and restart the server. Until then the server's own
 certificate stays in use; if the CSR used secrets/tls_key.pem, install the signed certificate before the
-self-signed one is renewed (at half its life), or copy that key elsewhere and point TLS_KEY_FILE at it.
+server's own one is renewed (at half its life), or copy that key elsewhere and point TLS_KEY_FILE at it.
 
 Exit codes: 0 written; 1 failed (key unreadable or unsupported); 2 usage error.`;
 
@@ -162,7 +162,7 @@ function describeOrigin(key: CsrKey): string {
     case 'csr-key':
       return 'the key of an earlier CSR';
     case 'self-signed':
-      return 'the self-signed certificate key';
+      return "the server's own certificate key";
   }
 }
 

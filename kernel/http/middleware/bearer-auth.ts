@@ -1,5 +1,6 @@
 import { TokenRejected } from '../../auth/access-tokens.ts';
 import type { AuthFailureStatus } from '../../auth/auth-events.ts';
+import { REGISTERED_APP_ID } from '../../auth/registered-apps.ts';
 import type { AuthServices } from '../../auth/services.ts';
 import { AuthExpiredError, AuthFailedError, AuthRevokedError, type KernelError } from '../../errors/index.ts';
 import type { KernelRuntime } from '../../runtime.ts';
@@ -32,7 +33,7 @@ export function bearerAuth(rt: Pick<KernelRuntime, 'auth' | 'clients'>): KernelM
     const fail = async (
       status: AuthFailureStatus,
       reason: string,
-      opts: { client?: string; counts?: boolean; extra?: Record<string, string> } = {},
+      opts: { client?: string; counts?: boolean; extra?: Record<string, unknown> } = {},
     ) => {
       const { client, counts = true, extra = {} } = opts;
       await auth.events.failure({
@@ -71,6 +72,11 @@ export function bearerAuth(rt: Pick<KernelRuntime, 'auth' | 'clients'>): KernelM
     const client = rt.clients.get(claims.sub);
     // A client no longer configured is not an identified caller: named in the record, not as `client`.
     if (!client) throw await fail('AUTH_FAILED', 'unknown_client', { extra: { subject: claims.sub } });
+    const app = claims.azp !== undefined ? { id: claims.azp, name: claims.client_app ?? null } : undefined;
+    const appTag = app ? { azp: app.id, client_app: app.name } : {};
+    // A registered application removed by the operator, or expired, takes its tokens with it.
+    if (app && REGISTERED_APP_ID.test(app.id) && !auth.apps.get(app.id))
+      throw await fail('AUTH_REVOKED', 'app_removed', { client: client.name, counts: false, extra: appTag });
 
     ctx.state.client = {
       name: client.name,
@@ -78,8 +84,9 @@ export function bearerAuth(rt: Pick<KernelRuntime, 'auth' | 'clients'>): KernelM
       products: [...client.products],
       jti: claims.jti,
       scope: claims.scope,
+      ...(app ? { app } : {}),
     };
-    auth.events.ok({ ip, client: client.name, jti: claims.jti, path: ctx.path });
+    auth.events.ok({ ip, client: client.name, jti: claims.jti, path: ctx.path, ...appTag });
     await next();
   };
 }

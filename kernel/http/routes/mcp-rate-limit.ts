@@ -1,4 +1,3 @@
-import { requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import type { ToolRunner } from '../../mcp/tool-runner.ts';
 import type { CallerInfo } from '../../sdk/types.ts';
 import { FormBodyError, readCapped } from '../form-body.ts';
@@ -7,19 +6,16 @@ import type { KernelContext } from '../state.ts';
 export type McpBody =
   { ok: true; message: unknown } | { ok: false; status: number; code: number; error: string };
 
-/**
- * Whether the route should read this POST's body before the transport does: only JSON that the
- * transport would accept (its Accept and Content-Type checks come first, and stay its own).
- */
-export function wantsBody(ctx: KernelContext): boolean {
-  const accept = ctx.get('accept');
+/** A POST whose body is JSON: the route reads it (bounded) to classify its revision. */
+export function isJsonPost(ctx: KernelContext): boolean {
   const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-  return (
-    ctx.method === 'POST' &&
-    accept.includes('application/json') &&
-    accept.includes('text/event-stream') &&
-    type === 'application/json'
-  );
+  return ctx.method === 'POST' && type === 'application/json';
+}
+
+/** Whether the transport would accept this POST (its own Accept check comes first, and stays its own). */
+function acceptsMcpResponses(ctx: KernelContext): boolean {
+  const accept = ctx.get('accept');
+  return accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
 /** Reads and parses the body as the transport would, with the transport's answers for what fails. */
@@ -28,7 +24,8 @@ export async function readMcpBody(ctx: KernelContext, maxBytes: number): Promise
     ok: false,
     status: 413,
     code: -32000,
-    error: requestBodyTooLargeMessage(maxBytes),
+    // The SDK transports' own wording for the same refusal.
+    error: `Payload Too Large: Request body must not exceed ${maxBytes} bytes`,
   } as const;
   if (Number(ctx.get('content-length') || '0') > maxBytes) {
     ctx.set('Connection', 'close');
@@ -63,8 +60,9 @@ export async function answerRateLimitedCall(
   runner: Pick<ToolRunner, 'wouldBeRateLimited' | 'call'>,
   caller: CallerInfo,
   message: unknown,
+  modern: boolean,
 ): Promise<boolean> {
-  if (!isToolCall(message)) return false;
+  if (!acceptsMcpResponses(ctx) || !isToolCall(message)) return false;
   const { name, arguments: args } = message.params;
   if (!runner.wouldBeRateLimited(name, args ?? {}, caller)) return false;
   const aborted = new AbortController();
@@ -90,7 +88,12 @@ export async function answerRateLimitedCall(
   }
   // A slot freed between the question and the call: it ran, and its result is the answer.
   ctx.status = 200;
-  ctx.body = { jsonrpc: '2.0', id: message.id, result };
+  // A 2026-07-28 result says it is complete (no MRTR round follows).
+  ctx.body = {
+    jsonrpc: '2.0',
+    id: message.id,
+    result: modern ? { ...result, resultType: 'complete' } : result,
+  };
   return true;
 }
 

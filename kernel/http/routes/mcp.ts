@@ -1,15 +1,18 @@
 import type Router from '@koa/router';
+import { isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import type { AuditLog } from '../../audit/audit-log.ts';
+import type { ModernEndpoint } from '../../mcp/modern-endpoint.ts';
 import type { SessionManager } from '../../mcp/sessions.ts';
 import type { ToolRunner } from '../../mcp/tool-runner.ts';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallerInfo, Product } from '../../sdk/types.ts';
 import type { KernelContext, KernelMiddleware, KernelState } from '../state.ts';
-import { answerRateLimitedCall, readMcpBody, wantsBody } from './mcp-rate-limit.ts';
+import { answerRateLimitedCall, isJsonPost, readMcpBody } from './mcp-rate-limit.ts';
 
 export interface McpRouteDeps {
   sessions: SessionManager;
-  /** Builds the MCP server of a new session for this caller. */
+  /** The 2026-07-28 leg: stateless, one server per request. */
+  modern: ModernEndpoint;
+  /** Builds the MCP server of a new 2025-11-25 session for this caller. */
   makeServer: (caller: CallerInfo, ip: () => string) => Server;
   /** Bearer authentication (and the IP blacklist) in front of /mcp. */
   auth: KernelMiddleware[];
@@ -19,6 +22,20 @@ export interface McpRouteDeps {
   runner: Pick<ToolRunner, 'wouldBeRateLimited' | 'call'>;
 }
 
+/**
+ * The request as the SDK's classifier reads it when given the parsed body: its headers alone (the
+ * body is neither serialised again nor read).
+ */
+function headersOf(ctx: KernelContext): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return new Request(`https://${ctx.host || 'localhost'}${ctx.url}`, { method: ctx.method, headers });
+}
+
 function jsonRpcError(ctx: KernelContext, status: number, code: number, message: string): void {
   ctx.status = status;
   ctx.type = 'application/json';
@@ -26,9 +43,12 @@ function jsonRpcError(ctx: KernelContext, status: number, code: number, message:
 }
 
 /**
- * POST, GET (SSE) and DELETE on /mcp and /mcp/ (Streamable HTTP). A session belongs to the client that
- * opened it: another client's token with that session id is answered exactly like an unknown session,
- * so session ids cannot be probed across clients.
+ * POST, GET (SSE) and DELETE on /mcp and /mcp/ (Streamable HTTP), both revisions on one endpoint. A
+ * POST's body is read once here (bounded), then classified exactly as the SDK classifies it: a
+ * request carrying the 2026-07-28 envelope goes to the stateless leg, anything else (initialize,
+ * session traffic, GET and DELETE) to the 2025-11-25 sessions. The rate limit is answered 429 here
+ * for both. A session belongs to the client that opened it: another client's token with that session
+ * id is answered exactly like an unknown session, so session ids cannot be probed across clients.
  */
 export function mcpRoutes(deps: McpRouteDeps) {
   return (router: Router<KernelState>): void => {
@@ -41,6 +61,26 @@ export function mcpRoutes(deps: McpRouteDeps) {
         profile: client.profile,
         products: client.products as Product[],
       };
+      let parsed: unknown;
+      if (isJsonPost(ctx)) {
+        const body = await readMcpBody(ctx, deps.maxBodyBytes);
+        if (!body.ok) return jsonRpcError(ctx, body.status, body.code, body.error);
+        parsed = body.message;
+      }
+      // A POST that is not JSON has no envelope: the 2025 transport answers it (415), as the SDK would.
+      const modern = parsed !== undefined && !(await isLegacyRequest(headersOf(ctx), parsed));
+      if (parsed !== undefined && (await answerRateLimitedCall(ctx, deps.runner, caller, parsed, modern))) {
+        return;
+      }
+      ctx.respond = false;
+      if (modern) {
+        await deps.modern.serve(ctx.req, ctx.res, parsed, { caller, ip: ctx.state.ip });
+        return;
+      }
+      await legacy(ctx, caller, parsed);
+    };
+
+    async function legacy(ctx: KernelContext, caller: CallerInfo, parsed: unknown): Promise<void> {
       const sid = ctx.get('mcp-session-id');
       if (sid) {
         const session = deps.sessions.get(sid);
@@ -54,25 +94,17 @@ export function mcpRoutes(deps: McpRouteDeps) {
               reason: 'mcp_session_of_another_client',
             });
           }
-          jsonRpcError(ctx, 404, -32001, 'Session not found');
-          return;
+          ctx.respond = true;
+          return jsonRpcError(ctx, 404, -32001, 'Session not found');
         }
         session.lastSeen = Date.now();
         session.ip = ctx.state.ip;
-        let parsed: unknown;
-        if (wantsBody(ctx)) {
-          const body = await readMcpBody(ctx, deps.maxBodyBytes);
-          if (!body.ok) return jsonRpcError(ctx, body.status, body.code, body.error);
-          if (await answerRateLimitedCall(ctx, deps.runner, caller, body.message)) return;
-          parsed = body.message;
-        }
-        ctx.respond = false;
         await session.transport.handleRequest(ctx.req, ctx.res, parsed);
         return;
       }
       if (ctx.method !== 'POST') {
-        jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-        return;
+        ctx.respond = true;
+        return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       }
       const ip = ctx.state.ip;
       const session = await deps.sessions.open(
@@ -81,11 +113,11 @@ export function mcpRoutes(deps: McpRouteDeps) {
         (s) => deps.makeServer(caller, () => s().ip),
         deps.maxBodyBytes,
       );
-      ctx.respond = false;
-      await session.transport.handleRequest(ctx.req, ctx.res);
+      await session.transport.handleRequest(ctx.req, ctx.res, parsed);
       // Not an initialize request: the transport answered 400 and no session came to be.
       if (!session.id) await session.transport.close();
-    };
+    }
+
     for (const path of ['/mcp', '/mcp/']) {
       router.post(path, ...deps.auth, handler);
       router.get(path, ...deps.auth, handler);

@@ -22,6 +22,7 @@ const binding = {
   codeChallenge: pkcePair().challenge,
   resource: null,
   scope: 'mcp',
+  app: null,
 };
 
 describe('authorization codes', () => {
@@ -142,9 +143,12 @@ describe('refresh tokens (secrets/refresh_tokens.json)', () => {
     const access = { jti: 'j1', exp: 99 };
     const t = await store.issue({ client: 'c1', scope: 'mcp', kid: 'k1', ttlSeconds: 60, access });
     assert.ok(existsSync(path) && !readFileSync(path, 'utf8').includes(t.token));
-    assert.deepEqual(await store.redeem(t.token, 'c1', 'k2'), { ok: false, reason: 'rotated_key' });
+    assert.deepEqual(await store.redeem(t.token, { client: 'c1' }, 'k2'), {
+      ok: false,
+      reason: 'rotated_key',
+    });
     const t2 = await store.issue({ client: 'c1', scope: 'mcp', kid: 'k1', ttlSeconds: 60, access });
     now += 61_000;
-    assert.deepEqual(await store.redeem(t2.token, 'c1', 'k1'), { ok: false, reason: 'expired' });
+    assert.deepEqual(await store.redeem(t2.token, { client: 'c1' }, 'k1'), { ok: false, reason: 'expired' });
   });
 });

@@ -105,7 +105,7 @@ describe('TLS versions', () => {
     const tls: TlsMaterial = {
       key: readFileSync(join(k.stateDir, 'secrets', 'tls_key.pem'), 'utf8'),
       cert: k.certPem,
-      selfSigned: true,
+      managed: true,
       notBefore: new Date(),
       notAfter: new Date(),
       fingerprint256: '',

@@ -59,7 +59,7 @@ describe('TLS certificate (startup step 5)', () => {
       Date.now() + 29 * DAY,
     );
     assert.equal(m.source, 'configured');
-    assert.equal(m.selfSigned, false);
+    assert.equal(m.managed, false);
     assert.equal(needsRenewal(m, ['other.example.org']), false);
     assert.throws(
       () =>

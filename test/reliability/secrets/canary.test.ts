@@ -601,9 +601,10 @@ describe('secret hygiene: no canary and no secret in anything observable', { tim
       st.scanned.some((f) => /logs\/app\.log\..*gz$/.test(f)),
       st.scanned.join(),
     );
-    // Secrets the server keeps are readable by nobody else (the RSA private key was copied in 0644).
+    // Secrets the server keeps are readable by nobody else (the RSA private key was copied in 0644); the
+    // public key and the certificates (the served chain, the local CA users trust) are public.
     const open = st.designated.filter(
-      (d) => (d.mode & 0o077) !== 0 && !/^(\.env|secrets\/(rsa_public|tls_cert)\.pem)$/.test(d.rel),
+      (d) => (d.mode & 0o077) !== 0 && !/^(\.env|secrets\/(rsa_public|tls_cert|ca_cert)\.pem)$/.test(d.rel),
     );
     assert.deepEqual(open, []);
   });

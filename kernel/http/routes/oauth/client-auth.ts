@@ -1,12 +1,21 @@
+import { isMetadataDocumentId } from '../../../auth/client-metadata-document.ts';
+import { REGISTERED_APP_ID } from '../../../auth/registered-apps.ts';
 import type { GateRefusal } from '../../../auth/verification-gate.ts';
 import type { RegisteredClient } from '../../../clients/registry.ts';
 import type { KernelRuntime } from '../../../runtime.ts';
 import type { KernelContext } from '../../state.ts';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+/**
+ * Who is at the token endpoint: a configured client, proven by its secret, or an application (a public
+ * client, RFC 7591 or metadata document), which proves nothing by itself: what it may redeem is what
+ * was granted through it (the code or refresh token names it).
+ */
+export type TokenCaller = { kind: 'client'; client: RegisteredClient } | { kind: 'app'; appId: string };
 
 export type ClientAuthResult =
-  | { ok: true; client: RegisteredClient; method: ClientAuthMethod }
+  | { ok: true; caller: TokenCaller; method: ClientAuthMethod }
   /** The secret was not checked at all (429): listed address, threshold reached, verifications busy. */
   | { ok: false; refused: true; reason: GateRefusal; retryAfterSeconds: number; description: string }
   | {
@@ -82,6 +91,19 @@ export async function authenticateClient(
     method = 'client_secret_basic';
   } else if (header !== '') {
     return refuse(401, 'invalid_client', 'unsupported authentication scheme', 'unsupported_scheme');
+  } else if (bodyId !== undefined && bodySecret === undefined && isAppId(bodyId)) {
+    // A public client (token_endpoint_auth_method "none"): named, not authenticated; PKCE and the
+    // code's or refresh token's binding to this client_id are what hold it.
+    if (REGISTERED_APP_ID.test(bodyId) && !rt.auth.apps.get(bodyId))
+      return refuse(
+        401,
+        'invalid_client',
+        'no such registered application (removed or expired?)',
+        'unknown_app',
+      );
+    if (isMetadataDocumentId(bodyId) && !rt.auth.settings.metadataDocuments)
+      return refuse(401, 'invalid_client', 'client ID metadata documents are not accepted', 'unknown_app');
+    return { ok: true, caller: { kind: 'app', appId: bodyId }, method: 'none' };
   } else if (bodyId !== undefined && bodySecret !== undefined) {
     [id, secret, method] = [bodyId, bodySecret, 'client_secret_post'];
   } else {
@@ -107,7 +129,12 @@ export async function authenticateClient(
       id,
       true,
     );
-  return { ok: true, client, method };
+  return { ok: true, caller: { kind: 'client', client }, method };
+}
+
+/** A client_id of an application rather than of a configured client. */
+export function isAppId(id: string): boolean {
+  return REGISTERED_APP_ID.test(id) || isMetadataDocumentId(id);
 }
 
 /** RFC 6749 section 2.3.1: id and secret are form-urlencoded before being joined and base64-encoded. */

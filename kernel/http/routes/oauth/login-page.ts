@@ -4,9 +4,13 @@ import type { KernelContext } from '../../state.ts';
 /** Everything the login page shows; every value is escaped before it reaches the HTML. */
 export interface LoginView {
   serverName: string;
-  clientName: string;
-  profile: string;
-  products: string[];
+  /** A configured client asking for itself: the person enters its secret. */
+  client?: { name: string; profile: string; products: string[] };
+  /**
+   * An application asking: the person names a configured client and enters its secret; the application
+   * acts as that client. Its name is its own claim (a registration's is not verified at all).
+   */
+  app?: { id: string; name: string | null; source: 'registered' | 'document' };
   redirectUri: string;
   scope: string;
   csrf: string;
@@ -79,22 +83,24 @@ function send(ctx: KernelContext, status: number, title: string, body: string, r
 }
 
 export function sendLoginPage(ctx: KernelContext, status: number, v: LoginView): void {
+  if (v.app) return sendAppLoginPage(ctx, status, { ...v, app: v.app });
   const e = escapeHtml;
-  const body = `<h1>Authorize ${e(v.clientName)}</h1>
+  const c = v.client ?? { name: '', profile: '', products: [] };
+  const body = `<h1>Authorize ${e(c.name)}</h1>
 <p>An application is asking for access to <strong>${e(v.serverName)}</strong> as the client below.
 Enter that client's secret only if you started this sign-in yourself.</p>
 ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
 <dl>
-<dt>Client</dt><dd id="client-name">${e(v.clientName)}</dd>
-<dt>Profile</dt><dd>${e(v.profile)}</dd>
-<dt>Products</dt><dd>${e(v.products.join(', '))}</dd>
+<dt>Client</dt><dd id="client-name">${e(c.name)}</dd>
+<dt>Profile</dt><dd>${e(c.profile)}</dd>
+<dt>Products</dt><dd>${e(c.products.join(', '))}</dd>
 <dt>Scope</dt><dd>${e(v.scope)}</dd>
 <dt>Redirect</dt><dd id="redirect-uri">${e(v.redirectUri)}</dd>
 </dl>
 <form method="post" action="authorize" autocomplete="off">
 <input type="hidden" name="csrf" value="${e(v.csrf)}">
 <label for="client_id">Client ID</label>
-<input id="client_id" name="client_id" value="${e(v.clientName)}" readonly>
+<input id="client_id" name="client_id" value="${e(c.name)}" readonly>
 <label for="client_secret">Client secret</label>
 <input id="client_secret" name="client_secret" type="password" required autofocus>
 <div class="actions">
@@ -102,7 +108,57 @@ ${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
 </form>`;
-  send(ctx, status, `Authorize ${v.clientName}`, body, v.redirectUri);
+  send(ctx, status, `Authorize ${c.name}`, body, v.redirectUri);
+}
+
+/**
+ * The page an application's sign-in shows: what the application says it is (escaped, marked as its
+ * own claim), where it is known from, where the browser goes next, and a form for a configured client's
+ * name and secret: the application gets that client's access, never more.
+ */
+function sendAppLoginPage(
+  ctx: KernelContext,
+  status: number,
+  v: LoginView & { app: NonNullable<LoginView['app']> },
+): void {
+  const e = escapeHtml;
+  const name = v.app.name ?? 'An unnamed application';
+  const known =
+    v.app.source === 'registered'
+      ? 'registered itself with this server; its name is not verified'
+      : `its metadata document at ${hostOf(v.app.id)}`;
+  const body = `<h1>Authorize ${e(name)}</h1>
+<p>An application asks for access to <strong>${e(v.serverName)}</strong>. Sign in as one of this
+server's clients: the application will act as that client, with its profile and products. Continue only
+if you started this sign-in yourself and recognise the application and where it sends you.</p>
+${v.error ? `<p class="error" role="alert">${e(v.error)}</p>` : ''}
+<dl>
+<dt>Application</dt><dd id="app-name">${e(name)}</dd>
+<dt>Application ID</dt><dd id="app-id">${e(v.app.id)}</dd>
+<dt>Known by</dt><dd id="app-source">${e(known)}</dd>
+<dt>Scope</dt><dd>${e(v.scope)}</dd>
+<dt>Redirect</dt><dd id="redirect-uri">${e(v.redirectUri)}</dd>
+</dl>
+<form method="post" action="authorize" autocomplete="off">
+<input type="hidden" name="csrf" value="${e(v.csrf)}">
+<label for="client_id">Client name</label>
+<input id="client_id" name="client_id" required autofocus>
+<label for="client_secret">Client secret</label>
+<input id="client_secret" name="client_secret" type="password" required>
+<div class="actions">
+<button class="primary" type="submit" name="decision" value="approve">Authorize</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+</div>
+</form>`;
+  send(ctx, status, `Authorize ${name}`, body, v.redirectUri);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 /** An error the browser must show rather than redirect (unknown client, unregistered redirect URI...). */

@@ -7,7 +7,8 @@ import type { KernelState } from '../../state.ts';
 /**
  * RFC 8414 authorization-server metadata and RFC 9728 protected-resource metadata. All derive from
  * one issuer string, so it is identical in the metadata, the tokens and the authorization response.
- * No registration_endpoint: clients are configured by the operator (AUTH_CLIENTS), not registered.
+ * Applications may register (RFC 7591, public clients) or use a client ID metadata document, each
+ * advertised only while its setting allows it; either way people sign in as a configured client.
  */
 export function metadataRoutes(router: Router<KernelState>, rt: KernelRuntime): void {
   router.get(
@@ -24,10 +25,12 @@ export function metadataRoutes(router: Router<KernelState>, rt: KernelRuntime): 
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
         code_challenge_methods_supported: ['S256'],
         scopes_supported: [SCOPE],
         authorization_response_iss_parameter_supported: true,
+        ...(rt.auth.settings.registration.enabled ? { registration_endpoint: u.register } : {}),
+        client_id_metadata_document_supported: rt.auth.settings.metadataDocuments,
       };
     },
   );

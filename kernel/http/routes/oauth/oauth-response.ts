@@ -1,8 +1,11 @@
 import type { KernelContext } from '../../state.ts';
 
-/** RFC 6749 section 5.2 error codes (plus RFC 8707's invalid_target). */
+/** RFC 6749 section 5.2 error codes (plus RFC 8707's invalid_target and RFC 7591's registration errors). */
 export type OAuthErrorCode =
   | 'invalid_request'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'access_denied'
   | 'invalid_client'
   | 'invalid_grant'
   | 'unauthorized_client'

@@ -27,7 +27,12 @@ export function revokeRoutes(router: Router<KernelState>, rt: KernelRuntime): vo
       oauthError(ctx, 400, 'invalid_request', 'token is required');
       return;
     }
-    const who = { caller: ctx.state.client?.name as string, ip: ctx.state.ip };
+    const app = ctx.state.client?.app;
+    const who: Who = {
+      caller: ctx.state.client?.name as string,
+      ip: ctx.state.ip,
+      ...(app ? { app: app.id, tag: { azp: app.id, client_app: app.name } } : { tag: {} }),
+    };
     const hint = form.get('token_type_hint');
     // RFC 7009 2.1: the hint only orders the lookups; an unrecognised hint is ignored.
     const order = hint === 'refresh_token' ? [revokeRefresh, revokeAccess] : [revokeAccess, revokeRefresh];
@@ -37,18 +42,29 @@ export function revokeRoutes(router: Router<KernelState>, rt: KernelRuntime): vo
       if (result !== 'unknown_token') break;
     }
     if (result !== 'revoked')
-      rt.auth.events.revokeRefused({ ip: who.ip, client: who.caller, reason: result });
+      rt.auth.events.revokeRefused({ ip: who.ip, client: who.caller, reason: result, ...who.tag });
     answer(ctx);
   });
 }
 
 type Outcome = 'revoked' | 'unknown_token' | 'foreign_token' | 'already_invalid';
+/**
+ * The caller: a configured client, and the application its token was issued through, if any. A
+ * client's own token revokes any of its tokens; an application's revokes only what was granted through it.
+ */
 interface Who {
   caller: string;
   ip: string;
+  app?: string;
+  /** Audit fields naming the application. */
+  tag: Record<string, unknown>;
 }
 
-async function revokeAccess(rt: KernelRuntime, token: string, { caller, ip }: Who): Promise<Outcome> {
+async function revokeAccess(
+  rt: KernelRuntime,
+  token: string,
+  { caller, ip, app, tag }: Who,
+): Promise<Outcome> {
   let claims;
   try {
     claims = await rt.auth.tokens.verify(token);
@@ -57,7 +73,7 @@ async function revokeAccess(rt: KernelRuntime, token: string, { caller, ip }: Wh
       return err.status === 'AUTH_EXPIRED' ? 'already_invalid' : 'unknown_token';
     throw err;
   }
-  if (claims.sub !== caller) return 'foreign_token';
+  if (claims.sub !== caller || (app !== undefined && claims.azp !== app)) return 'foreign_token';
   if (rt.auth.revocations.isRevoked(claims.jti)) return 'already_invalid';
   await rt.auth.revocations.revoke([{ jti: claims.jti, exp: claims.exp }]);
   rt.auth.events.revoked({
@@ -66,13 +82,18 @@ async function revokeAccess(rt: KernelRuntime, token: string, { caller, ip }: Wh
     reason: 'revocation_request',
     kind: 'access',
     jtis: [claims.jti],
+    ...tag,
   });
   return 'revoked';
 }
 
-async function revokeRefresh(rt: KernelRuntime, token: string, { caller, ip }: Who): Promise<Outcome> {
+async function revokeRefresh(
+  rt: KernelRuntime,
+  token: string,
+  { caller, ip, app, tag }: Who,
+): Promise<Outcome> {
   // Spent, revoked, then dropped: a crash between the steps leaves the family findable by a retry.
-  const spent = await rt.auth.refreshTokens.spendFamilyOf(token, caller);
+  const spent = await rt.auth.refreshTokens.spendFamilyOf(token, caller, app);
   if (spent === 'unknown') return 'unknown_token';
   if (spent === 'foreign') return 'foreign_token';
   await rt.auth.revocations.revoke(spent.revoked);
@@ -83,6 +104,7 @@ async function revokeRefresh(rt: KernelRuntime, token: string, { caller, ip }: W
     reason: 'revocation_request',
     kind: 'refresh',
     jtis: spent.revoked.map((f) => f.jti),
+    ...tag,
   });
   return 'revoked';
 }

@@ -6,6 +6,7 @@ import { routeLabel } from '../../middleware/route-label.ts';
 import type { KernelState } from '../../state.ts';
 import { authenticateClient } from './client-auth.ts';
 import {
+  appFields,
   authorizationCodeGrant,
   clientCredentialsGrant,
   refreshTokenGrant,
@@ -62,7 +63,12 @@ export function tokenRoutes(router: Router<KernelState>, rt: KernelRuntime): voi
       oauthError(ctx, authn.status, authn.error, authn.description);
       return;
     }
-    const { client, method } = authn;
+    const { caller, method } = authn;
+    // Who the record names before the grant says more: the configured client, or the application.
+    const who =
+      caller.kind === 'client'
+        ? { client: caller.client.name }
+        : { azp: caller.appId, ...appName(rt, caller.appId) };
 
     const grantType = form.get('grant_type');
     let outcome: GrantOutcome;
@@ -80,13 +86,13 @@ export function tokenRoutes(router: Router<KernelState>, rt: KernelRuntime): voi
         description: `unsupported grant_type`,
         reason: 'unsupported_grant_type',
       };
-    else outcome = await GRANTS[grantType as keyof typeof GRANTS](rt, client, form);
+    else outcome = await GRANTS[grantType as keyof typeof GRANTS](rt, caller, form);
 
     if (!outcome.ok) {
       await rt.auth.events.failure({
         status: 'AUTH_FAILED',
         ip,
-        client: client.name,
+        ...who,
         reason: outcome.reason,
         counts: outcome.error === 'invalid_grant',
         path: '/token',
@@ -97,13 +103,20 @@ export function tokenRoutes(router: Router<KernelState>, rt: KernelRuntime): voi
     }
     rt.auth.events.issued({
       ip,
-      client: client.name,
+      client: outcome.client,
       grant_type: grantType as string,
       auth_method: method,
       jti: outcome.jti,
       exp: outcome.exp,
       scope: outcome.scope,
+      ...appFields(outcome.app),
     });
     oauthJson(ctx, outcome.body);
   });
+}
+
+/** A registered application's name, for the record (a document's is known only from its grants). */
+function appName(rt: KernelRuntime, appId: string): { client_app?: string | null } {
+  const app = rt.auth.apps.get(appId);
+  return app ? { client_app: app.client_name } : {};
 }

@@ -20,7 +20,7 @@ describe('OAuth metadata (RFC 8414, RFC 9728)', () => {
     await k.stop();
   });
 
-  it('publishes the authorization server: PKCE S256 only, both client authentication methods, no registration', async () => {
+  it('publishes the authorization server: PKCE S256 only, secret or public clients, registration and metadata documents', async () => {
     const as = await get('/.well-known/oauth-authorization-server');
     assert.equal(as.issuer, k.url);
     assert.equal(as.authorization_endpoint, `${k.url}/authorize`);
@@ -29,9 +29,14 @@ describe('OAuth metadata (RFC 8414, RFC 9728)', () => {
     assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
     assert.deepEqual(as.response_types_supported, ['code']);
     assert.deepEqual(as.grant_types_supported, ['authorization_code', 'client_credentials', 'refresh_token']);
-    assert.deepEqual(as.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
+    assert.deepEqual(as.token_endpoint_auth_methods_supported, [
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+    ]);
     assert.equal(as.authorization_response_iss_parameter_supported, true);
-    assert.equal(as.registration_endpoint, undefined);
+    assert.equal(as.registration_endpoint, `${k.url}/register`);
+    assert.equal(as.client_id_metadata_document_supported, true);
   });
 
   it('publishes the protected resource at both paths, the /mcp variant naming the MCP URL', async () => {

@@ -1,6 +1,7 @@
 // What every HTTP answer must be: a success, or an error in a documented shape (the kernel's coded
-// body, RFC 6749 JSON on /token and /revoke, the HTML error page of /authorize, a JSON-RPC error on
-// /mcp), never a 5xx other than the documented 503s, never a stack trace or a server secret.
+// body, RFC 6749 JSON on /token and /revoke, RFC 7591 JSON on /register, the HTML error page of
+// /authorize, a JSON-RPC error on /mcp), never a 5xx other than the documented 503s, never a stack trace
+// or a server secret.
 import * as errors from '../../../../kernel/errors/index.ts';
 import { ERROR_CODES, KernelError } from '../../../../kernel/errors/index.ts';
 import type { RawAnswer, RawRequest } from './raw-https.ts';
@@ -14,6 +15,10 @@ const OAUTH_CODES = new Set([
   'unsupported_grant_type',
   'invalid_scope',
   'invalid_target',
+  // RFC 7591 section 3.2.2, /register; access_denied when the registrations are full.
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
+  'access_denied',
 ]);
 /** The 5xx answers the README documents for a running server. */
 const DOCUMENTED_5XX = new Set(['LicenseError', 'AUDIT_UNAVAILABLE', 'EXPORT_UNAVAILABLE']);
@@ -40,7 +45,7 @@ function familyOf(target: string): Family {
   if (abs) path = path.slice(abs[0].length);
   path = path.split('?')[0] ?? '';
   if (path === '/mcp' || path === '/mcp/') return 'mcp';
-  if (path === '/token' || path === '/revoke') return 'oauth';
+  if (path === '/token' || path === '/revoke' || path === '/register') return 'oauth';
   if (path === '/authorize') return 'authorize';
   return 'other';
 }

@@ -1,0 +1,132 @@
+// oauth_apps: lists and removes the OAuth applications registered by RFC 7591 (secrets/oauth_apps.json).
+// Works whether the server runs or not: the server reads the file again when it is replaced, so a
+// removal applies to its next request (sign-in, token, refresh, and every token issued through it).
+
+import { AuditLog } from '../../audit/audit-log.ts';
+import { openRegisteredApps, REGISTERED_APP_ID, type RegisteredApp } from '../../auth/registered-apps.ts';
+import { authStateFiles } from '../../auth/services.ts';
+import { operatorSettings, type OperatorSettings } from '../../support/settings.ts';
+import { EXIT, type CliCommand, type CliIo } from '../command.ts';
+import { STATE_DIR_OPTION } from '../common-options.ts';
+import { MAIN } from '../help.ts';
+
+const NAME = 'oauth_apps';
+
+const HELP = `Usage:
+  ${NAME} list [--json]             the registered applications
+  ${NAME} remove <client_id>        removes one; its tokens and refresh tokens stop working at once
+
+Applications (MCP hosts such as Claude Code or VS Code) register themselves with POST /register
+(RFC 7591). An application is never an identity: its users sign in as one of AUTH_CLIENTS at the login
+page and get that client's profile. Registrations are bounded (OAUTH_MAX_REGISTERED_CLIENTS) and expire
+when unused for OAUTH_REGISTRATION_IDLE_DAYS. Applications known by a client ID metadata document (an
+https client_id) are not registered and are not listed here.
+
+Runs while the server runs: the server reads secrets/oauth_apps.json again when it changes. A removal
+is recorded in the audit log (AUTH APP_REMOVED).
+
+Exit codes: 0 done; 1 failed (unknown client_id, unreadable file); 2 usage error.`;
+
+export const command: CliCommand = {
+  name: NAME,
+  summary: 'list or remove OAuth applications registered by dynamic client registration',
+  help: HELP,
+  options: [{ name: 'json', type: 'boolean', description: 'list: print JSON' }, STATE_DIR_OPTION],
+  async run({ values, positionals }, io) {
+    const [action, ...rest] = positionals;
+    const usage = (why: string): number => {
+      io.err(`${NAME}: ${why}\nRun '${MAIN} ${NAME} --help' for usage.\n`);
+      return EXIT.USAGE;
+    };
+    if (action !== 'list' && action !== 'remove') return usage('the action is list or remove');
+    if (action === 'list' && rest.length > 0) return usage(`unexpected argument '${rest[0]}'`);
+    if (action === 'remove' && (rest.length !== 1 || values.json !== undefined))
+      return usage('remove takes one client_id (and no --json)');
+    const stateDirOption = typeof values['state-dir'] === 'string' ? values['state-dir'] : undefined;
+    const settings = operatorSettings(io, stateDirOption);
+    const idleDays = settings.config?.OAUTH_REGISTRATION_IDLE_DAYS ?? 30;
+    const apps = openRegisteredApps(authStateFiles(settings.paths).apps, {
+      max: settings.config?.OAUTH_MAX_REGISTERED_CLIENTS ?? 100,
+      idleMs: idleDays * 86_400_000,
+    });
+    if (action === 'list') return list(apps.list(), (a) => apps.expiresAt(a), values.json === true, io);
+
+    const clientId = rest[0] as string;
+    if (!REGISTERED_APP_ID.test(clientId))
+      return usage(
+        `${JSON.stringify(clientId.slice(0, 80))} is not a registered application's client_id (app.<22 characters>)`,
+      );
+    const removed = await apps.remove(clientId);
+    if (!removed) {
+      io.err(`${NAME}: no registered application ${clientId}; nothing changed.\n`);
+      return EXIT.FAILED;
+    }
+    await recordRemoval(settings, removed);
+    io.out(`Removed ${clientId}${removed.client_name !== null ? ` (${shown(removed.client_name)})` : ''}.\n`);
+    return EXIT.OK;
+  },
+};
+
+function list(
+  apps: RegisteredApp[],
+  expiresAt: (a: RegisteredApp) => number,
+  json: boolean,
+  io: CliIo,
+): number {
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  const rows = apps
+    .sort((a, b) => a.registered_at - b.registered_at)
+    .map((a) => ({
+      client_id: a.client_id,
+      client_name: a.client_name,
+      redirect_uris: a.redirect_uris,
+      registered_at: iso(a.registered_at),
+      registered_from: a.registered_from,
+      last_used_at: iso(a.last_used_at),
+      expires_at: iso(expiresAt(a)),
+    }));
+  if (json) {
+    io.out(`${JSON.stringify(rows, null, 2)}\n`);
+    return EXIT.OK;
+  }
+  if (rows.length === 0) {
+    io.out('No registered applications.\n');
+    return EXIT.OK;
+  }
+  for (const r of rows)
+    io.out(
+      [
+        `${r.client_id}  ${r.client_name === null ? '(no name)' : shown(r.client_name)}`,
+        `  registered ${r.registered_at} from ${r.registered_from}; last used ${r.last_used_at}; expires ${r.expires_at} unless used`,
+        ...r.redirect_uris.map((u) => `  redirect ${u}`),
+        '',
+      ].join('\n'),
+    );
+  return EXIT.OK;
+}
+
+/** A name as the application gave it, quoted so that nothing in it passes for output of this command. */
+function shown(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** The removal in the live audit log, as the server records its own application events. */
+async function recordRemoval(settings: OperatorSettings, app: RegisteredApp): Promise<void> {
+  try {
+    const audit = new AuditLog({
+      path: settings.paths.auditLog,
+      maxBytes: settings.config?.LOGGING_ROTATE_SIZE ?? 5_242_880,
+      maxFiles: settings.config?.LOGGING_ROTATE_FILES ?? 5,
+    });
+    audit.write({
+      event: 'AUTH',
+      status: 'APP_REMOVED',
+      azp: app.client_id,
+      client_app: app.client_name,
+      by: 'operator',
+    });
+    await audit.close();
+  } catch {
+    // The removal itself is done; a missing audit line must not turn it into a reported failure.
+  }
+}
