@@ -7,6 +7,7 @@ import { createModernEndpoint, type ModernEndpoint } from '../mcp/modern-endpoin
 import { createSessionServer } from '../mcp/session-server.ts';
 import { SessionManager } from '../mcp/sessions.ts';
 import { ToolRunner } from '../mcp/tool-runner.ts';
+import type { ToolView } from '../mcp/toolsets.ts';
 import { PACKAGE_VERSION, PROJECT_ROOT } from '../paths.ts';
 import { loadPlugins, type BundleGate, type LoadResult } from '../plugins/loader.ts';
 import { PluginRegistry } from '../plugins/registry.ts';
@@ -114,19 +115,27 @@ export async function loadModules(
   });
   const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
   rt.metrics.countSessionsWith(() => sessions.count());
-  const makeServer = (caller: CallerInfo, ip: () => string) =>
+  const makeServer = (caller: CallerInfo, ip: () => string, view: ToolView) =>
     createSessionServer(
       { name: rt.config.SERVER_NAME, version: PACKAGE_VERSION, registry, runner, kernel: services },
       caller,
       ip,
+      view,
     );
   const modern: ModernEndpoint = createModernEndpoint(makeServer, {
     maxBodyBytes: rt.config.HTTP_MAX_BODY_BYTES,
     log: rt.log,
   });
-  registry.onChange((kind) => {
+  const listChanged = (kind: 'tools' | 'prompts' | 'resources'): void => {
     void sessions.notify(kind);
     modern.notify(kind);
+  };
+  registry.onChange(listChanged);
+  // What a caller sees is filtered by its profile: a reloaded profile file may change every list.
+  profiles.onChange(() => {
+    listChanged('tools');
+    listChanged('prompts');
+    listChanged('resources');
   });
   registry.setLicensedProducts(licensedProducts(rt.license));
 

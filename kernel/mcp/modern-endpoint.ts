@@ -3,11 +3,14 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { AppLogger } from '../logging/app-log.ts';
 import type { CallerInfo } from '../sdk/types.ts';
+import type { ToolView } from './toolsets.ts';
 
 /** Who a 2026-07-28 request comes from, as the route established it (bearer auth, IP guard). */
 export interface ModernCaller {
   caller: CallerInfo;
   ip: string;
+  /** The toolsets and read-only mode this request asked for. */
+  view: ToolView;
 }
 
 export interface ModernEndpoint {
@@ -29,7 +32,7 @@ type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
  * `subscriptions/listen`.
  */
 export function createModernEndpoint(
-  makeServer: (caller: CallerInfo, ip: () => string) => Server,
+  makeServer: (caller: CallerInfo, ip: () => string, view: ToolView) => Server,
   opts: { maxBodyBytes: number; log: AppLogger },
 ): ModernEndpoint {
   const handler = createMcpHandler(
@@ -37,7 +40,7 @@ export function createModernEndpoint(
       const who = authInfo?.extra?.who as ModernCaller | undefined;
       // The route always passes who; a request without it would be a wiring defect, never a guest.
       if (!who) throw new Error('2026-07-28 request reached the MCP handler without its caller');
-      return makeServer(who.caller, () => who.ip);
+      return makeServer(who.caller, () => who.ip, who.view);
     },
     {
       legacy: 'reject',

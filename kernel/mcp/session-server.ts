@@ -12,6 +12,7 @@ import type { PluginRegistry } from '../plugins/registry.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import type { CallerInfo } from '../sdk/types.ts';
 import type { ToolRunner } from './tool-runner.ts';
+import { FULL_VIEW, type ToolView } from './toolsets.ts';
 
 export interface SessionServerDeps {
   name: string;
@@ -47,6 +48,7 @@ export function createSessionServer(
   deps: SessionServerDeps,
   caller: CallerInfo,
   ip: () => string,
+  view: ToolView = FULL_VIEW,
 ): KernelServer {
   const server = new KernelServer(
     { name: deps.name, version: deps.version },
@@ -70,15 +72,20 @@ export function createSessionServer(
     },
   );
 
+  // Only what this caller may call: the runner's own decision, asked again at every list, so a profile,
+  // license or scope change shows in the next list (and the change notification says to ask).
   server.setRequestHandler('tools/list', () => ({
-    tools: deps.registry.activeTools().map((t) => ({
-      name: t.name,
-      title: t.def.title,
-      description: t.def.description,
-      inputSchema: t.inputJsonSchema as { type: 'object' },
-      ...(t.outputJsonSchema ? { outputSchema: t.outputJsonSchema as { type: 'object' } } : {}),
-      annotations: { title: t.def.title, ...t.def.annotations },
-    })),
+    tools: deps.registry
+      .activeTools()
+      .filter((t) => deps.runner.permits(t, caller, view))
+      .map((t) => ({
+        name: t.name,
+        title: t.def.title,
+        description: t.def.description,
+        inputSchema: t.inputJsonSchema as { type: 'object' },
+        ...(t.outputJsonSchema ? { outputSchema: t.outputJsonSchema as { type: 'object' } } : {}),
+        annotations: { title: t.def.title, ...t.def.annotations },
+      })),
   }));
 
   server.setRequestHandler('tools/call', async (req, extra) => {
@@ -87,6 +94,7 @@ export function createSessionServer(
     return (await deps.runner.call(req.params.name, req.params.arguments ?? {}, {
       caller,
       ip: ip(),
+      view,
       signal: extra.mcpReq.signal,
       input: {
         capabilities:

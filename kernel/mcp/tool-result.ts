@@ -35,7 +35,7 @@ export type ToolInputRequired = InputRequiredResult & { structuredContent?: unde
 export function successResult(reply: ToolReply): ToolResult {
   const content = [...(reply.content ?? [])];
   if (reply.structured !== undefined)
-    content.unshift({ type: 'text', text: JSON.stringify(reply.structured) });
+    content.unshift({ type: 'text', text: reply.textSummary ?? JSON.stringify(reply.structured) });
   return { content, ...(reply.structured !== undefined ? { structuredContent: reply.structured } : {}) };
 }
 

@@ -37,6 +37,7 @@ import {
   type ToolResult,
 } from './tool-result.ts';
 import type { Vault } from '../vault/index.ts';
+import { FULL_VIEW, inView, type ToolView } from './toolsets.ts';
 
 export interface CallContext {
   caller: CallerInfo;
@@ -45,6 +46,8 @@ export interface CallContext {
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
   /** A multi-round-trip call (SEP-2322): what the client declared it can answer, its answers, the state. */
   input?: CallInput;
+  /** The toolsets and read-only mode the connection asked for (default: everything the caller may call). */
+  view?: ToolView;
 }
 
 export interface CallInput {
@@ -131,7 +134,7 @@ export class ToolRunner {
     try {
       if (!tool)
         throw this.deps.registry.unavailable(name) ?? new NotFoundError(`no tool named ${name.slice(0, 80)}`);
-      const { profile, input } = this.authorize(tool, rawArgs, cc.caller, record);
+      const { profile, input } = this.authorize(tool, rawArgs, cc.caller, record, cc.view);
       const toolInput = this.toolInput(tool, cc);
       this.charge(tool, profile, cc, tool.def.service, record);
       this.deps.audit.write(record);
@@ -203,16 +206,36 @@ export class ToolRunner {
    * Nothing is taken, recorded or counted: the HTTP route asks before the MCP transport opens its
    * answer, so such a call can be answered 429 (the call is then made, and refused, by `call`).
    */
-  wouldBeRateLimited(name: string, rawArgs: unknown, caller: CallerInfo): boolean {
+  wouldBeRateLimited(
+    name: string,
+    rawArgs: unknown,
+    caller: CallerInfo,
+    view: ToolView = FULL_VIEW,
+  ): boolean {
     const tool = this.deps.registry.tools.get(name);
     if (!tool) return false;
     try {
-      const { profile } = this.authorize(tool, rawArgs, caller, {} as AuditEntry);
+      const { profile } = this.authorize(tool, rawArgs, caller, {} as AuditEntry, view);
       const service = tool.def.service;
       const window = rateWindow(profile, tool.module, service, this.deps.narrowing(caller.name));
       return this.deps.limiter.remaining(caller.name, tool.module, service, window) === 0;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * Whether `caller` may call `tool` at all (license, profile, product scope): what tools/list shows.
+   * The same decision `call` makes before it looks at the arguments, so the list never offers a tool
+   * the call would refuse for who the caller is (an argument may still be refused by an allowlist).
+   */
+  permits(tool: RegisteredTool, caller: CallerInfo, view: ToolView = FULL_VIEW): boolean {
+    try {
+      this.gate(tool, caller, view);
+      return true;
+    } catch (err) {
+      if (err instanceof LicenseError || err instanceof ProfilePermissionError) return false;
+      throw err;
     }
   }
 
@@ -225,7 +248,24 @@ export class ToolRunner {
     rawArgs: unknown,
     caller: CallerInfo,
     record: AuditEntry,
+    view: ToolView = FULL_VIEW,
   ): { profile: Profile; input: Record<string, unknown> } {
+    const profile = this.gate(tool, caller, view);
+    const parsed = tool.schema.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw new BadRequestError(`invalid arguments: ${describeIssues(parsed.error)}`);
+    const input = parsed.data as Record<string, unknown>;
+    Object.assign(record, this.summarise(tool, input));
+    const access = tool.def.access;
+    if ('allowlist' in access)
+      assertAllowlisted(profile, access.allowlist, access.subject(input), this.deps.narrowing(caller.name));
+    return { profile, input };
+  }
+
+  /**
+   * License gate, then RBAC (the profile's tool globs, the client's product scope), then the toolsets
+   * the connection asked for; returns the profile.
+   */
+  private gate(tool: RegisteredTool, caller: CallerInfo, view: ToolView): Profile {
     const product = tool.plugin.def.product;
     if (product !== null) {
       const lic = this.deps.license();
@@ -244,14 +284,12 @@ export class ToolRunner {
     if (product !== null && !effectiveProducts(caller.products, profile).includes(product as Product)) {
       throw new ProfilePermissionError(`${product} is outside the product scope of client ${caller.name}`);
     }
-    const parsed = tool.schema.safeParse(rawArgs ?? {});
-    if (!parsed.success) throw new BadRequestError(`invalid arguments: ${describeIssues(parsed.error)}`);
-    const input = parsed.data as Record<string, unknown>;
-    Object.assign(record, this.summarise(tool, input));
-    const access = tool.def.access;
-    if ('allowlist' in access)
-      assertAllowlisted(profile, access.allowlist, access.subject(input), this.deps.narrowing(caller.name));
-    return { profile, input };
+    if (!inView(tool, view)) {
+      throw new ProfilePermissionError(
+        `${tool.name} is outside the toolsets or read-only mode this connection asked for`,
+      );
+    }
+    return profile;
   }
 
   /**

@@ -113,6 +113,12 @@ export interface ToolReply {
   structured?: Record<string, unknown>;
   content?: ContentBlock[];
   /**
+   * With `structured`: the text block that stands in for it, in place of its JSON copy, so that a large
+   * result does not reach the model twice. Clients that read only text get this; the data is in
+   * `structuredContent`.
+   */
+  textSummary?: string;
+  /**
    * Instead of an answer: what the client must get first (its user's input, its model's completion,
    * its roots). The client calls the tool again with the answers (`ctx.input`); `inputRequired()` builds
    * this. Kernel 1.2.

@@ -1,6 +1,7 @@
 import type { ToolRunner } from '../../mcp/tool-runner.ts';
 import type { CallerInfo } from '../../sdk/types.ts';
 import { FormBodyError, readCapped } from '../form-body.ts';
+import { FULL_VIEW, type ToolView } from '../../mcp/toolsets.ts';
 import type { KernelContext } from '../state.ts';
 
 export type McpBody =
@@ -61,13 +62,19 @@ export async function answerRateLimitedCall(
   caller: CallerInfo,
   message: unknown,
   modern: boolean,
+  view: ToolView = FULL_VIEW,
 ): Promise<boolean> {
   if (!acceptsMcpResponses(ctx) || !isToolCall(message)) return false;
   const { name, arguments: args } = message.params;
-  if (!runner.wouldBeRateLimited(name, args ?? {}, caller)) return false;
+  if (!runner.wouldBeRateLimited(name, args ?? {}, caller, view)) return false;
   const aborted = new AbortController();
   ctx.res.once('close', () => aborted.abort());
-  const result = await runner.call(name, args ?? {}, { caller, ip: ctx.state.ip, signal: aborted.signal });
+  const result = await runner.call(name, args ?? {}, {
+    caller,
+    ip: ctx.state.ip,
+    view,
+    signal: aborted.signal,
+  });
   const refused = result.structuredContent;
   ctx.type = 'application/json';
   if (result.isError && refused?.error === 'RATE_LIMITED') {

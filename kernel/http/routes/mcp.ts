@@ -4,6 +4,8 @@ import type { AuditLog } from '../../audit/audit-log.ts';
 import type { ModernEndpoint } from '../../mcp/modern-endpoint.ts';
 import type { SessionManager } from '../../mcp/sessions.ts';
 import type { ToolRunner } from '../../mcp/tool-runner.ts';
+import { requestedView, type ToolView } from '../../mcp/toolsets.ts';
+import { BadRequestError } from '../../errors/index.ts';
 import type { CallerInfo, Product } from '../../sdk/types.ts';
 import type { KernelContext, KernelMiddleware, KernelState } from '../state.ts';
 import { answerRateLimitedCall, isJsonPost, readMcpBody } from './mcp-rate-limit.ts';
@@ -12,8 +14,8 @@ export interface McpRouteDeps {
   sessions: SessionManager;
   /** The 2026-07-28 leg: stateless, one server per request. */
   modern: ModernEndpoint;
-  /** Builds the MCP server of a new 2025-11-25 session for this caller. */
-  makeServer: (caller: CallerInfo, ip: () => string) => Server;
+  /** Builds the MCP server of a new 2025-11-25 session for this caller and the view it asked for. */
+  makeServer: (caller: CallerInfo, ip: () => string, view: ToolView) => Server;
   /** Bearer authentication (and the IP blacklist) in front of /mcp. */
   auth: KernelMiddleware[];
   audit: AuditLog;
@@ -61,6 +63,24 @@ export function mcpRoutes(deps: McpRouteDeps) {
         profile: client.profile,
         products: client.products as Product[],
       };
+      let view: ToolView;
+      try {
+        view = requestedView(new URLSearchParams(ctx.querystring), (h) => ctx.get(h) || undefined);
+      } catch (err) {
+        if (!(err instanceof BadRequestError)) throw err;
+        ctx.status = 400;
+        ctx.type = 'application/json';
+        ctx.body = {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32602,
+            message: `BAD_REQUEST: ${err.message}`,
+            data: { error: err.code, message: err.message },
+          },
+        };
+        return;
+      }
       let parsed: unknown;
       if (isJsonPost(ctx)) {
         const body = await readMcpBody(ctx, deps.maxBodyBytes);
@@ -69,18 +89,27 @@ export function mcpRoutes(deps: McpRouteDeps) {
       }
       // A POST that is not JSON has no envelope: the 2025 transport answers it (415), as the SDK would.
       const modern = parsed !== undefined && !(await isLegacyRequest(headersOf(ctx), parsed));
-      if (parsed !== undefined && (await answerRateLimitedCall(ctx, deps.runner, caller, parsed, modern))) {
+      if (
+        parsed !== undefined &&
+        (await answerRateLimitedCall(ctx, deps.runner, caller, parsed, modern, view))
+      ) {
         return;
       }
       ctx.respond = false;
       if (modern) {
-        await deps.modern.serve(ctx.req, ctx.res, parsed, { caller, ip: ctx.state.ip });
+        await deps.modern.serve(ctx.req, ctx.res, parsed, { caller, ip: ctx.state.ip, view });
         return;
       }
-      await legacy(ctx, caller, parsed);
+      await legacy(ctx, caller, parsed, view);
     };
 
-    async function legacy(ctx: KernelContext, caller: CallerInfo, parsed: unknown): Promise<void> {
+    /** A session keeps the view its initialize request asked for; later requests cannot change it. */
+    async function legacy(
+      ctx: KernelContext,
+      caller: CallerInfo,
+      parsed: unknown,
+      view: ToolView,
+    ): Promise<void> {
       const sid = ctx.get('mcp-session-id');
       if (sid) {
         const session = deps.sessions.get(sid);
@@ -110,7 +139,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       const session = await deps.sessions.open(
         caller,
         ip,
-        (s) => deps.makeServer(caller, () => s().ip),
+        (s) => deps.makeServer(caller, () => s().ip, view),
         deps.maxBodyBytes,
       );
       await session.transport.handleRequest(ctx.req, ctx.res, parsed);

@@ -264,10 +264,18 @@ describe('store-time check', () => {
   });
 
   it('stores a name that does not resolve (yet), resolves slowly, or has one allowed address', async () => {
-    await p.checkStorable('not-yet.test', 443);
-    await p.checkStorable('slow.test', 443);
-    await p.checkStorable('mixed.test', 443);
-    await p.checkStorable('127.0.0.2', 443);
+    // slow.test never answers: only the resolution timeout ends the wait, and that timer is unref'd (it
+    // must not hold a server's shutdown). Without a handle of its own the test's event loop could empty
+    // first and the runner end the file mid-test, as it did on a loaded machine.
+    const alive = setInterval(() => undefined, 1000);
+    try {
+      await p.checkStorable('not-yet.test', 443);
+      await p.checkStorable('slow.test', 443);
+      await p.checkStorable('mixed.test', 443);
+      await p.checkStorable('127.0.0.2', 443);
+    } finally {
+      clearInterval(alive);
+    }
   });
 });
 
