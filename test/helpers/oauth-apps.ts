@@ -14,21 +14,52 @@ import { generateSelfSigned } from '../../kernel/tls/self-signed.ts';
 import type { TestKernel } from './kernel.ts';
 
 /**
+ * What every MCP host's OAuthClientProvider keeps in a test: the tokens and PKCE verifier the SDK hands
+ * it, and the authorization URL it would open, for the asserts. Subclasses say who the client is.
+ */
+export abstract class RecordingOAuthProvider implements OAuthClientProvider {
+  authorizationUrl?: URL;
+  saved?: OAuthTokens;
+  private verifier = '';
+
+  constructor(readonly redirectUrl: string) {}
+
+  abstract get clientMetadata(): OAuthClientMetadata;
+  abstract state(): string;
+  abstract clientInformation(): OAuthClientInformationMixed | undefined;
+
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
+}
+
+/**
  * A public client as Claude Code, VS Code or the Inspector are: no secret, no pre-registered client_id.
  * With `clientMetadataUrl` the SDK uses that URL as client_id when the server supports metadata
  * documents; without it, it registers (RFC 7591). What the SDK saves is kept here for the asserts.
  */
-export class PublicAppProvider implements OAuthClientProvider {
-  authorizationUrl?: URL;
-  saved?: OAuthTokens;
+export class PublicAppProvider extends RecordingOAuthProvider {
   info?: OAuthClientInformationMixed;
-  private verifier = '';
 
   constructor(
-    readonly redirectUrl: string,
+    redirectUrl: string,
     private readonly name: string,
     readonly clientMetadataUrl?: string,
-  ) {}
+  ) {
+    super(redirectUrl);
+  }
 
   get clientMetadata(): OAuthClientMetadata {
     return {
@@ -47,21 +78,6 @@ export class PublicAppProvider implements OAuthClientProvider {
   }
   saveClientInformation(info: OAuthClientInformationMixed): void {
     this.info = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
   }
 }
 

@@ -7,7 +7,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { AuditLog } from '../../audit/audit-log.ts';
 import { BackupError } from '../../backup/errors.ts';
 import { fetchFromSftp, type RemoteFetch } from '../../backup/fetch-remote.ts';
 import {
@@ -27,6 +26,7 @@ import { confirm } from '../confirm.ts';
 import { rejectPositionals } from '../dispatch.ts';
 import { askSecret } from '../io.ts';
 import { createProgress } from '../progress.ts';
+import { recordOperatorEvent } from '../operator-audit.ts';
 import { STATE_DIR_OPTION } from '../common-options.ts';
 
 const NAME = 'backup_restore';
@@ -240,23 +240,13 @@ async function replaceStopped(
 
 /** One SERVER record in the live audit log: a restore is the kind of event an auditor looks for. */
 function recordRestore(settings: OperatorSettings, p: PreparedRestore): void {
-  try {
-    const audit = new AuditLog({
-      path: settings.paths.auditLog,
-      maxBytes: settings.config?.LOGGING_ROTATE_SIZE ?? 5_242_880,
-      maxFiles: settings.config?.LOGGING_ROTATE_FILES ?? 5,
-    });
-    audit.write({
-      event: 'SERVER',
-      status: 'BACKUP_RESTORED',
-      backup_id: p.id,
-      mode: 'replace',
-      created_at: p.createdAt,
-    });
-    void audit.close();
-  } catch {
-    // The restore itself is done; a missing audit line must not turn it into a reported failure.
-  }
+  void recordOperatorEvent(settings, {
+    event: 'SERVER',
+    status: 'BACKUP_RESTORED',
+    backup_id: p.id,
+    mode: 'replace',
+    created_at: p.createdAt,
+  });
 }
 
 async function download(

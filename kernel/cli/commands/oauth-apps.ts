@@ -2,13 +2,13 @@
 // Works whether the server runs or not: the server reads the file again when it is replaced, so a
 // removal applies to its next request (sign-in, token, refresh, and every token issued through it).
 
-import { AuditLog } from '../../audit/audit-log.ts';
 import { openRegisteredApps, REGISTERED_APP_ID, type RegisteredApp } from '../../auth/registered-apps.ts';
 import { authStateFiles } from '../../auth/services.ts';
 import { operatorSettings, type OperatorSettings } from '../../support/settings.ts';
 import { EXIT, type CliCommand, type CliIo } from '../command.ts';
 import { STATE_DIR_OPTION } from '../common-options.ts';
 import { MAIN } from '../help.ts';
+import { recordOperatorEvent } from '../operator-audit.ts';
 
 const NAME = 'oauth_apps';
 
@@ -111,22 +111,12 @@ function shown(name: string): string {
 }
 
 /** The removal in the live audit log, as the server records its own application events. */
-async function recordRemoval(settings: OperatorSettings, app: RegisteredApp): Promise<void> {
-  try {
-    const audit = new AuditLog({
-      path: settings.paths.auditLog,
-      maxBytes: settings.config?.LOGGING_ROTATE_SIZE ?? 5_242_880,
-      maxFiles: settings.config?.LOGGING_ROTATE_FILES ?? 5,
-    });
-    audit.write({
-      event: 'AUTH',
-      status: 'APP_REMOVED',
-      azp: app.client_id,
-      client_app: app.client_name,
-      by: 'operator',
-    });
-    await audit.close();
-  } catch {
-    // The removal itself is done; a missing audit line must not turn it into a reported failure.
-  }
+function recordRemoval(settings: OperatorSettings, app: RegisteredApp): Promise<void> {
+  return recordOperatorEvent(settings, {
+    event: 'AUTH',
+    status: 'APP_REMOVED',
+    azp: app.client_id,
+    client_app: app.client_name,
+    by: 'operator',
+  });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -15,19 +15,18 @@ import {
   loopbackRedirectServer,
   submitLogin,
 } from '../../../helpers/oauth.ts';
+import { RecordingOAuthProvider } from '../../../helpers/oauth-apps.ts';
 import { sdkFetch } from '../../../helpers/sdk-fetch.ts';
 
 /** A pre-registered confidential client, as an MCP host would configure one (no dynamic registration). */
-class PreRegisteredClient implements OAuthClientProvider {
-  authorizationUrl?: URL;
-  private verifier = '';
-  private saved?: OAuthTokens;
-
+class PreRegisteredClient extends RecordingOAuthProvider {
   constructor(
     private readonly id: string,
     private readonly secret: string,
-    readonly redirectUrl: string,
-  ) {}
+    redirectUrl: string,
+  ) {
+    super(redirectUrl);
+  }
 
   get clientMetadata(): OAuthClientMetadata {
     return {
@@ -42,21 +41,6 @@ class PreRegisteredClient implements OAuthClientProvider {
   }
   clientInformation(): OAuthClientInformationMixed {
     return { client_id: this.id, client_secret: this.secret };
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
   }
 }
 
