@@ -10,7 +10,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { generateSelfSigned } from '../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from './self-signed.ts';
 import type { TestKernel } from './kernel.ts';
 
 /**

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
-import { generateSelfSigned } from '../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../helpers/self-signed.ts';
 import { startTestKernel, type TestKernel } from '../helpers/kernel.ts';
 import { writeFileSync } from 'node:fs';
 

@@ -8,7 +8,7 @@ import { command } from '../../../kernel/cli/commands/certificate-generate-csr.t
 import { captureIo, type CapturedIo } from '../../helpers/cli-io.ts';
 import { runCommandWith } from '../../../kernel/cli/dispatch.ts';
 import { ipBytes } from '../../../kernel/tls/csr.ts';
-import { generateSelfSigned } from '../../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../../helpers/self-signed.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 
 const { asn1 } = forge;

@@ -7,7 +7,7 @@ import { configSchema } from '../../../kernel/config/schema.ts';
 import { ConfigError, StartupError } from '../../../kernel/errors/index.ts';
 import { statePaths } from '../../../kernel/paths.ts';
 import { certificateSans, ensureTlsCertificate, needsRenewal } from '../../../kernel/tls/certificate.ts';
-import { generateSelfSigned } from '../../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../../helpers/self-signed.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 
 const DAY = 86_400_000;

@@ -15,7 +15,7 @@ import { certificateNames, ensureTlsCertificate, type TlsMaterial } from '../../
 import { issueLeaf, issuedBy, parseLocalCa } from '../../../kernel/tls/local-ca.ts';
 import { readPermitted } from '../../../kernel/tls/name-constraints.ts';
 import { tlsRenewalWatchdog } from '../../../kernel/tls/renewal-watchdog.ts';
-import { generateSelfSigned } from '../../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../../helpers/self-signed.ts';
 import { requireTool } from '../../helpers/optional-tool.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 

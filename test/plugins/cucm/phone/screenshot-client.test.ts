@@ -24,7 +24,7 @@ import {
   type ScreenshotFetchOptions,
 } from '../../../../plugins/cucm/phone/screenshot-client.ts';
 import { screenshotToPng } from '../../../../plugins/cucm/phone/screenshot-image.ts';
-import { generateSelfSigned } from '../../../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../../../helpers/self-signed.ts';
 import { tempStateDir } from '../../../helpers/state-dir.ts';
 import { startTestLab } from '../../../lab/helpers.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BadRequestError, PayloadTooLargeError, RISError } from '../../../../kernel/sdk/index.ts';
-import { generateSelfSigned } from '../../../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../../../helpers/self-signed.ts';
 import type { NodeEndpoint } from '../../../../plugins/_shared/axl/transport.ts';
 import { RisService } from '../../../../plugins/cucm/ris/ris-service.ts';
 import { DOWNLOAD_TOOL, FAST_RETRY, startRisLab } from './helpers.ts';

@@ -171,7 +171,7 @@ describe('AXL client against the lab CUCM', () => {
   });
 
   it('refuses a node whose certificate the pinned CA did not sign', async () => {
-    const { generateSelfSigned } = await import('../../../../kernel/tls/self-signed.ts');
+    const { generateSelfSigned } = await import('../../../helpers/self-signed.ts');
     const wrong = generateSelfSigned(['127.0.0.1'], 1, 'not the lab');
     const c = new AxlClient({
       ...t.node,

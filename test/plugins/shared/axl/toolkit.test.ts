@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import yazl from 'yazl';
 import { BadRequestError, ConnectivityError, PayloadTooLargeError } from '../../../../kernel/sdk/index.ts';
-import { generateSelfSigned } from '../../../../kernel/tls/self-signed.ts';
+import { generateSelfSigned } from '../../../helpers/self-signed.ts';
 import { AxlSchemaCache } from '../../../../plugins/_shared/axl/schema-cache.ts';
 import { downloadAxlToolkit } from '../../../../plugins/_shared/axl/toolkit.ts';
 import type { ToolkitDownload } from '../../../../plugins/_shared/axl/toolkit.ts';

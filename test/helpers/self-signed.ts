@@ -4,14 +4,14 @@ import {
   signSha256,
   subjectAltName,
   type CertificatePair,
-} from './forge-cert.ts';
+} from '../../kernel/tls/forge-cert.ts';
 
-export type { CertificatePair } from './forge-cert.ts';
+export type { CertificatePair } from '../../kernel/tls/forge-cert.ts';
 
 /**
  * A self-signed server certificate for `names` (DNS names and IP addresses become the matching SAN
  * types). The server issues its own certificate from its local CA (local-ca.ts); a standalone pair
- * is for an endpoint a client pins on its own (the test suites' stand-in nodes and phones).
+ * is for an endpoint a client pins on its own (the tests' stand-in nodes, phones and documents).
  */
 export function generateSelfSigned(names: string[], days: number, commonName: string): CertificatePair {
   const { key, keyPem } = newRsaKey();
