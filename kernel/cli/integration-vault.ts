@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import bunyan from 'bunyan';
-import { AuditLog } from '../audit/audit-log.ts';
+import { AuditLog, type AuditEntry } from '../audit/audit-log.ts';
 import type { Config } from '../config/schema.ts';
 import { statePaths } from '../paths.ts';
 import { Vault, type ClientVault } from '../vault/index.ts';
@@ -47,8 +47,16 @@ export interface OpenVault {
   close(): Promise<void>;
 }
 
-/** Opens the target client's vault (creating the master secret on a fresh state directory). */
-export function openClientVault(command: string, target: IntegrationTarget): OpenVault {
+/**
+ * Opens the target client's vault (creating the master secret on a fresh state directory). `ip` goes
+ * into the vault's audit records as a tool call's source address does; `mark` adds fields to each
+ * (`by: 'operator'` for a change made at the operator's command line).
+ */
+export function openClientVault(
+  command: string,
+  target: Pick<IntegrationTarget, 'stateDir' | 'client' | 'config'>,
+  o: { ip?: string; mark?: Record<string, string> } = { ip: '127.0.0.1' },
+): OpenVault {
   const paths = statePaths(target.stateDir);
   const { config } = target;
   mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
@@ -61,8 +69,12 @@ export function openClientVault(command: string, target: IntegrationTarget): Ope
   // The vault logs key derivations and failures; the operator sees results on the terminal instead.
   const log = bunyan.createLogger({ name: command, streams: [] });
   try {
-    const vault = Vault.open(paths, audit, log);
-    return { view: vault.forClient(target.client, { ip: '127.0.0.1' }), close: () => audit.close() };
+    const marked = o.mark ? { write: (e: AuditEntry) => audit.write({ ...e, ...o.mark }) } : audit;
+    const vault = Vault.open(paths, marked, log);
+    return {
+      view: vault.forClient(target.client, o.ip === undefined ? {} : { ip: o.ip }),
+      close: () => audit.close(),
+    };
   } catch (err) {
     void audit.close();
     throw err;

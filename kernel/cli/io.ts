@@ -5,6 +5,7 @@
 
 import { createInterface } from 'node:readline';
 import type { CliIo } from './command.ts';
+import { readHiddenLine } from './hidden-input.ts';
 
 /** A CliIo that can also read a secret without echo and read all of stdin. */
 export interface TerminalIo extends CliIo {
@@ -53,35 +54,9 @@ function askLine(question: string): Promise<string> {
   });
 }
 
-/**
- * Reads one line from the terminal in raw mode, echoing nothing, so that a password never appears on
- * the screen or in a terminal recording. Backspace edits; Ctrl-C or Ctrl-D aborts with an empty string.
- */
+/** A secret typed on the process's terminal, without echo (kernel/cli/hidden-input.ts). */
 function askHidden(question: string): Promise<string> {
-  const stdin = process.stdin;
-  if (!stdin.isTTY) return Promise.resolve('');
-  process.stdout.write(question);
-  return new Promise((resolve) => {
-    let value = '';
-    const finish = (result: string): void => {
-      stdin.setRawMode(false);
-      stdin.pause();
-      stdin.off('data', onData);
-      process.stdout.write('\n');
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') return finish(value);
-        if (ch === '\u0003' || ch === '\u0004') return finish('');
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else if (ch >= ' ') value += ch;
-      }
-    };
-    stdin.setRawMode(true);
-    stdin.resume();
-    stdin.on('data', onData);
-  });
+  return readHiddenLine(process.stdin, process.stdout, question);
 }
 
 async function readAll(): Promise<string> {

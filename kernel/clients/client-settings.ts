@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
 import { writeJsonAtomic } from '../store/atomic-file.ts';
+import { TOOLSET_NAMES } from '../mcp/toolset-names.ts';
 import { redirectUriProblem, shownUri } from './redirect-uri.ts';
 
 // clients/<name>/client.json: the operator's per-client settings. Narrowing only ever restricts what the
@@ -32,6 +33,13 @@ const settingsSchema = z
     redirect_uris: z.array(z.string()).default([]),
     allowlists: z.partialRecord(services, allowlist).default({}),
     rateLimits: z.partialRecord(limitProducts, z.partialRecord(limitServices, limit)).default({}),
+    // The client's standing view: as a connection's ?toolsets= and ?readonly=, on every connection.
+    toolsets: z
+      .array(z.enum(TOOLSET_NAMES))
+      .min(1, 'names no toolset (leave it out for all)')
+      .max(TOOLSET_NAMES.length)
+      .optional(),
+    readOnly: z.boolean().default(false),
   })
   .strict();
 
@@ -40,6 +48,8 @@ export type ClientAllowlistNarrowing = z.output<typeof allowlist>;
 export interface ClientNarrowing {
   allowlists: z.output<typeof settingsSchema>['allowlists'];
   rateLimits: z.output<typeof settingsSchema>['rateLimits'];
+  toolsets?: string[];
+  readOnly: boolean;
 }
 
 export interface ClientSettings {
@@ -57,7 +67,8 @@ export function writeSettingsTemplate(path: string): void {
 
 /** Reads client.json (absent: nothing narrowed). A bad file is a ConfigError naming client and file. */
 export function readClientSettings(client: string, path: string): ClientSettings {
-  if (!existsSync(path)) return { redirectUris: [], narrowing: { allowlists: {}, rateLimits: {} } };
+  if (!existsSync(path))
+    return { redirectUris: [], narrowing: { allowlists: {}, rateLimits: {}, readOnly: false } };
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -77,6 +88,11 @@ export function readClientSettings(client: string, path: string): ClientSettings
   }
   return {
     redirectUris: parsed.data.redirect_uris,
-    narrowing: { allowlists: parsed.data.allowlists, rateLimits: parsed.data.rateLimits },
+    narrowing: {
+      allowlists: parsed.data.allowlists,
+      rateLimits: parsed.data.rateLimits,
+      ...(parsed.data.toolsets ? { toolsets: parsed.data.toolsets } : {}),
+      readOnly: parsed.data.readOnly,
+    },
   };
 }

@@ -129,6 +129,11 @@ export class ReportQuotaExceededError extends KernelError {
   readonly code = 'REPORT_QUOTA_EXCEEDED';
   readonly status = 403;
 }
+/** A new MCP task would pass MCP_TASKS_MAX_PER_CLIENT or MCP_TASKS_MAX_TOTAL, and every task held still runs. */
+export class TaskLimitError extends KernelError {
+  readonly code = 'TASK_LIMIT';
+  readonly status = 429;
+}
 /** Anything unexpected: the caller sees only the reference, app.log has the detail. */
 export class InternalError extends KernelError {
   readonly code = 'INTERNAL_ERROR';
@@ -164,6 +169,7 @@ export const ERROR_CODES = [
   'EXPORT_UNAVAILABLE',
   'REPORT_TOO_COMPLEX',
   'REPORT_QUOTA_EXCEEDED',
+  'TASK_LIMIT',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,6 +5,7 @@ import type { RouteInstaller } from '../http/app.ts';
 import { createKernelServices } from '../mcp/kernel-services.ts';
 import { createModernEndpoint, type ModernEndpoint } from '../mcp/modern-endpoint.ts';
 import { createSessionServer } from '../mcp/session-server.ts';
+import { ArgumentCompleter } from '../mcp/argument-completion.ts';
 import { SessionManager } from '../mcp/sessions.ts';
 import { ToolRunner } from '../mcp/tool-runner.ts';
 import type { ToolView } from '../mcp/toolsets.ts';
@@ -13,12 +14,18 @@ import { loadPlugins, type BundleGate, type LoadResult } from '../plugins/loader
 import { PluginRegistry } from '../plugins/registry.ts';
 import { ProfileStore } from '../rbac/profile-store.ts';
 import { RateLimiter } from '../rbac/rate-limiter.ts';
-import { NO_NARROWING, type Narrowing } from '../rbac/policy.ts';
+import { NO_NARROWING, rateWindow, type Narrowing } from '../rbac/policy.ts';
 import type { KernelRuntime, LicenseStatus } from '../runtime.ts';
 import type { KernelServices, StatusOptions } from '../sdk/kernel-services.ts';
 import type { PluginSettings } from '../sdk/define.ts';
 import type { CallerInfo, Product } from '../sdk/types.ts';
 import { MemorySlidingWindowStore } from '../store/sliding-window.ts';
+import { DownloadLinks } from '../files/download-links.ts';
+import { OwnedFiles } from '../files/owned-files.ts';
+import { TASK_POLL_INTERVAL_MS, TaskStore } from '../mcp/tasks/task-store.ts';
+import { fileDownloadRoutes } from '../http/routes/file-download.ts';
+import { CredentialLinks, LINK_ATTEMPTS, LINKS_PER_CLIENT, LINKS_TOTAL } from '../credentials-page/links.ts';
+import { credentialPageRoutes } from '../credentials-page/route.ts';
 
 /** Startup step 3 (after the sync): the live profiles, hot-reloaded. */
 export async function openProfiles(
@@ -36,6 +43,10 @@ export interface McpKernel {
   runner: ToolRunner;
   sessions: SessionManager;
   services: KernelServices;
+  /** The pending one-time credential links (in this process's memory). */
+  credentialLinks: CredentialLinks;
+  /** Serves them (/credentials/enter/<id>). */
+  credentialPage: RouteInstaller;
   load: LoadResult;
   /** Applies the license: activates or hides product plugins and tells every session. */
   applyLicense(status: LicenseStatus): void;
@@ -71,6 +82,39 @@ export async function loadModules(
   const limiter = new RateLimiter(new MemorySlidingWindowStore(), rt.clock);
   const profile = (name: string) => profiles.get(name);
   const narrowing = (client: string): Narrowing => rt.clients.get(client)?.narrowing ?? NO_NARROWING;
+  // Clients' own files (reports): read by their owner only, as far as the owner may call the read tool.
+  const files = new OwnedFiles({
+    registry,
+    mayCall: (caller, tool) => {
+      const t = registry.tools.get(tool);
+      return t !== undefined && runner.permits(t, caller);
+    },
+    charge: (caller, tool) => {
+      const t = registry.tools.get(tool);
+      const p = profile(caller.profile);
+      if (!t || !p) return;
+      const window = rateWindow(p, t.module, t.def.service, narrowing(caller.name));
+      try {
+        limiter.take(caller.name, t.module, t.def.service, window);
+      } catch (err) {
+        rt.metrics.rateLimited.inc({ client: caller.name, product: t.module, service: t.def.service });
+        rt.audit.write({
+          event: 'RATE_LIMITED',
+          status: 'RATE_LIMITED',
+          client: caller.name,
+          method: 'resources/read',
+          product: t.module,
+          service: t.def.service,
+          limit: window.limit,
+          window_seconds: window.windowSeconds,
+        });
+        throw err;
+      }
+    },
+    maxReadBytes: rt.config.REPORT_READ_MAX_BYTES,
+    links: new DownloadLinks(rt.clock, rt.config.REPORT_LINK_TTL_SECONDS * 1000),
+    publicBaseUrl: () => rt.publicBaseUrl,
+  });
   const services = createKernelServices({
     serverName: rt.config.SERVER_NAME,
     version: PACKAGE_VERSION,
@@ -86,6 +130,7 @@ export async function loadModules(
     integrity: opts.integrity,
     integrityOk: opts.integrityOk,
     nodeAddresses: rt.nodeAddresses,
+    files,
   });
   const dirs = { reports: rt.paths.reports, schemaCache: rt.paths.schemaCache };
   const load = await loadPlugins({
@@ -100,6 +145,16 @@ export async function loadModules(
       settings: opts.settings,
     }),
   });
+  const credentialLinks = new CredentialLinks(
+    {
+      ttlMs: rt.config.CREDENTIAL_PAGE_TTL_SECONDS * 1000,
+      perClient: LINKS_PER_CLIENT,
+      total: LINKS_TOTAL,
+      attempts: LINK_ATTEMPTS,
+    },
+    rt.clock,
+    () => rt.publicBaseUrl,
+  );
   const runner = new ToolRunner({
     registry,
     profile,
@@ -112,12 +167,31 @@ export async function loadModules(
     kernel: services,
     dirs,
     vault: rt.vault,
+    credentialPages: (client) => credentialLinks.forClient(client, rt.config.CREDENTIALS_IN_ARGUMENTS),
   });
+  const completions = new ArgumentCompleter({ registry, kernel: services, vault: rt.vault, log: rt.log });
   const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
   rt.metrics.countSessionsWith(() => sessions.count());
+  // Tool calls that outlive their request (MCP tasks): kept here, not by a server instance, so a
+  // 2026-07-28 client (one server per request) and a 2025-11-25 client in a new session find them.
+  const tasks = new TaskStore({
+    perClient: rt.config.MCP_TASKS_MAX_PER_CLIENT,
+    total: rt.config.MCP_TASKS_MAX_TOTAL,
+    ttlMs: rt.config.MCP_TASK_TTL_SECONDS * 1000,
+    pollIntervalMs: TASK_POLL_INTERVAL_MS,
+  });
   const makeServer = (caller: CallerInfo, ip: () => string, view: ToolView) =>
     createSessionServer(
-      { name: rt.config.SERVER_NAME, version: PACKAGE_VERSION, registry, runner, kernel: services },
+      {
+        name: rt.config.SERVER_NAME,
+        version: PACKAGE_VERSION,
+        registry,
+        runner,
+        kernel: services,
+        files,
+        completions,
+        tasks,
+      },
       caller,
       ip,
       view,
@@ -145,6 +219,8 @@ export async function loadModules(
     runner,
     sessions,
     services,
+    credentialLinks,
+    credentialPage: credentialPageRoutes(credentialLinks),
     load,
     applyLicense(status) {
       if (registry.setLicensedProducts(licensedProducts(status))) {
@@ -188,7 +264,7 @@ export async function loadModules(
       return unloaded;
     },
     installer(auth) {
-      return mcpRoutes({
+      const mcpInstaller = mcpRoutes({
         sessions,
         auth,
         audit: rt.audit,
@@ -197,10 +273,16 @@ export async function loadModules(
         modern,
         makeServer,
       });
+      const downloads = fileDownloadRoutes(files);
+      return (router, runtime) => {
+        mcpInstaller(router);
+        downloads(router, runtime);
+      };
     },
     async close() {
       await sessions.closeAll();
       await modern.close();
+      tasks.close();
       for (const p of registry.plugins.values()) {
         try {
           await p.def.teardown?.(p.shared);

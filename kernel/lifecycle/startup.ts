@@ -363,6 +363,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       const callback = buildApp(runtime, port, [
         authRoutes,
         mcp.installer(requireBearer(runtime)),
+        mcp.credentialPage,
         ...(opts.installers ?? []),
       ]).callback();
       handler = (req, res) => void callback(req, res);

@@ -5,7 +5,10 @@ import {
   type JSONRPCRequest,
   type Result,
   type ServerContext,
+  type Transport,
 } from '@modelcontextprotocol/server';
+import { restoreLegacyNotFound } from './resource-not-found.ts';
+import { passTaskAround, TaskAnswer } from './tasks/task-answer.ts';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -14,15 +17,24 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
  * input everywhere: -32602 with a one-line `BAD_REQUEST` reason. The SDK checks a request against the
  * method's schema before the handler runs and, for most methods, throws zod's whole issue list as a
  * plain Error, which goes out as InternalError (-32603): a caller's mistake looking like a server
- * fault.
+ * fault. A tools/call answered with a task handle (MCP tasks) passes around the SDK's CallToolResult
+ * check of tools/call results (tasks/task-answer.ts).
  */
 export class KernelServer extends Server {
+  /** Every outgoing message passes restoreLegacyNotFound (2025-11-25's -32002, see resource-not-found.ts). */
+  override async connect(transport: Transport): Promise<void> {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(restoreLegacyNotFound(message), options);
+    await super.connect(transport);
+  }
+
   protected override _wrapHandler(method: string, handler: Handler): Handler {
-    const inner = super._wrapHandler(method, handler);
+    const inner = super._wrapHandler(method, method === 'tools/call' ? passTaskAround(handler) : handler);
     return async (request, ctx) => {
       try {
         return await inner(request, ctx);
       } catch (err) {
+        if (err instanceof TaskAnswer) return err.result;
         throw asCallerError(err);
       }
     };

@@ -20,6 +20,7 @@ import type {
   StatusOptions,
 } from '../sdk/kernel-services.ts';
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
+import type { OwnedFiles } from '../files/owned-files.ts';
 import {
   PRODUCTS,
   type CallerInfo,
@@ -45,6 +46,8 @@ export interface KernelServicesDeps {
   integrity: () => Promise<Record<string, unknown> | null>;
   integrityOk: () => boolean;
   nodeAddresses: NodeAddressGuard;
+  /** Clients' own files (plugins' `files`), for shareFile. */
+  files: Pick<OwnedFiles, 'share'>;
 }
 
 const SERVICES: Record<Module, Service[]> = {
@@ -214,6 +217,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
       return { uri, mimeType: hit.resource.def.mimeType, text };
     },
 
+    shareFile: (caller, scheme, name) => d.files.share(caller, scheme, name),
     checkIntegrity: d.integrity,
     nodeAddresses: d.nodeAddresses,
   };

@@ -12,7 +12,13 @@ import type { PluginRegistry } from '../plugins/registry.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import type { CallerInfo } from '../sdk/types.ts';
 import type { ToolRunner } from './tool-runner.ts';
+import type { OwnedFiles } from '../files/owned-files.ts';
 import { FULL_VIEW, type ToolView } from './toolsets.ts';
+import { isUnknownTool, unknownToolError } from './unknown-tool.ts';
+import { installTasks, TASK_CAPABILITIES } from './tasks/task-methods.ts';
+import type { TaskStore } from './tasks/task-store.ts';
+import { resourceNotFound } from './resource-not-found.ts';
+import type { ArgumentCompleter } from './argument-completion.ts';
 
 export interface SessionServerDeps {
   name: string;
@@ -20,6 +26,12 @@ export interface SessionServerDeps {
   registry: PluginRegistry;
   runner: ToolRunner;
   kernel: KernelServices;
+  /** completion/complete: suggestions by argument name (stored hosts, AXL operations...). */
+  completions: ArgumentCompleter;
+  /** Clients' own files (report://<client>/<name>): listed, and read, for their owner only. */
+  files: OwnedFiles;
+  /** Tool calls that outlive their request (MCP tasks); without it, every call is a plain one. */
+  tasks?: TaskStore;
 }
 
 /**
@@ -66,11 +78,19 @@ export function createSessionServer(
         prompts: { listChanged: true },
         resources: { listChanged: true },
         completions: {},
+        ...(deps.tasks ? TASK_CAPABILITIES : {}),
       },
       instructions:
         'Call infra_init_session first: it returns the tool and prompt catalogue and your effective RBAC matrix.',
     },
   );
+
+  const tasks = deps.tasks
+    ? installTasks(server, deps.tasks, caller, (name) => {
+        const t = deps.registry.tools.get(name);
+        return t && deps.runner.permits(t, caller, view) ? t : undefined;
+      })
+    : undefined;
 
   // Only what this caller may call: the runner's own decision, asked again at every list, so a profile,
   // license or scope change shows in the next list (and the change notification says to ask).
@@ -84,14 +104,27 @@ export function createSessionServer(
         description: t.def.description,
         inputSchema: t.inputJsonSchema as { type: 'object' },
         ...(t.outputJsonSchema ? { outputSchema: t.outputJsonSchema as { type: 'object' } } : {}),
-        annotations: { title: t.def.title, ...t.def.annotations },
+        // The title is the tool's own (since 2025-06-18); annotations.title would repeat it per tool.
+        annotations: { ...t.def.annotations },
+        ...(tasks && t.def.task ? { execution: { taskSupport: t.def.task } } : {}),
       })),
   }));
 
   server.setRequestHandler('tools/call', async (req, extra) => {
+    const task = tasks?.start(req.params, extra, (signal, progress) =>
+      deps.runner.call(req.params.name, req.params.arguments ?? {}, {
+        caller,
+        ip: ip(),
+        view,
+        signal,
+        progress,
+      }),
+    );
+    // A task handle, not a CallToolResult: the server's wrapper lets it past the SDK's result check.
+    if (task) return task as unknown as CallToolResult;
     const token = req.params._meta?.progressToken;
-    // The runner's results are built to the MCP content shapes; its type is the plugin contract's own.
-    return (await deps.runner.call(req.params.name, req.params.arguments ?? {}, {
+    const unknown = isUnknownTool(deps.registry, req.params.name);
+    const result = await deps.runner.call(req.params.name, req.params.arguments ?? {}, {
       caller,
       ip: ip(),
       view,
@@ -118,7 +151,10 @@ export function createSessionServer(
             },
           }
         : {}),
-    })) as CallToolResult | InputRequiredResult;
+    });
+    if (unknown) throw unknownToolError(req.params.name);
+    // The runner's results are built to the MCP content shapes; its type is the plugin contract's own.
+    return result as CallToolResult | InputRequiredResult;
   });
 
   server.setRequestHandler('prompts/list', () =>
@@ -139,68 +175,73 @@ export function createSessionServer(
   );
 
   server.setRequestHandler('completion/complete', (req) =>
-    wrap(() => {
-      const ref = req.params.ref;
-      const values: string[] = [];
-      if (ref.type === 'ref/prompt') {
-        const visible = deps.kernel.catalogue(caller).prompts.some((p) => p.name === ref.name);
-        const arg = visible
-          ? deps.registry.prompts
-              .get(ref.name)
-              ?.def.arguments.find((a) => a.name === req.params.argument.name)
-          : undefined;
-        if (arg?.complete) values.push(...arg.complete(req.params.argument.value).slice(0, 100));
-      }
-      return { completion: { values, total: values.length, hasMore: false } };
-    }),
+    wrap(async () => ({
+      completion: await deps.completions.complete(caller, ip(), req.params.ref, req.params.argument),
+    })),
   );
 
   server.setRequestHandler('resources/list', () =>
     wrap(() => ({
-      resources: deps.kernel
-        .catalogue(caller)
-        .docs.filter((d) => !d.template)
-        .map((d) => ({
-          uri: d.uri,
-          name: d.name,
-          title: d.title,
-          description: d.description,
-          mimeType: d.mimeType,
-        })),
+      resources: [
+        ...deps.kernel
+          .catalogue(caller)
+          .docs.filter((d) => !d.template)
+          .map((d) => ({
+            uri: d.uri,
+            name: d.name,
+            title: d.title,
+            description: d.description,
+            mimeType: d.mimeType,
+          })),
+        ...deps.files.list(caller),
+      ],
     })),
   );
 
   server.setRequestHandler('resources/templates/list', () =>
     wrap(() => ({
-      resourceTemplates: deps.kernel
-        .catalogue(caller)
-        .docs.filter((d) => d.template)
-        .map((d) => ({
-          uriTemplate: d.uri,
-          name: d.name,
-          title: d.title,
-          description: d.description,
-          mimeType: d.mimeType,
-        })),
+      resourceTemplates: [
+        ...deps.kernel
+          .catalogue(caller)
+          .docs.filter((d) => d.template)
+          .map((d) => ({
+            uriTemplate: d.uri,
+            name: d.name,
+            title: d.title,
+            description: d.description,
+            mimeType: d.mimeType,
+          })),
+        ...deps.files.templates(caller),
+      ],
     })),
   );
 
-  server.setRequestHandler('resources/read', (req) =>
-    wrap(async () => {
-      const doc = await deps.kernel.readDoc(caller, req.params.uri);
-      return { contents: [{ uri: doc.uri, mimeType: doc.mimeType, text: doc.text }] };
-    }),
+  server.setRequestHandler('resources/read', (req, extra) =>
+    wrap(
+      async () => {
+        // A client's own file changes with every write: never kept by a 2026-07-28 client (ttlMs 0).
+        if (deps.files.claims(req.params.uri))
+          return { contents: [await deps.files.read(caller, req.params.uri)], ttlMs: 0 };
+        const doc = await deps.kernel.readDoc(caller, req.params.uri);
+        return { contents: [{ uri: doc.uri, mimeType: doc.mimeType, text: doc.text }] };
+      },
+      (message) => resourceNotFound(req.params.uri, extra.mcpReq.envelope, message),
+    ),
   );
 
   return server;
 }
 
-/** Coded kernel errors become JSON-RPC errors with the code in the message; nothing else leaks. */
-async function wrap<T>(fn: () => T | Promise<T>): Promise<T> {
+/**
+ * Coded kernel errors become JSON-RPC errors with the code in the message; nothing else leaks. A
+ * method with its own not-found answer (resources/read) gives `notFound`.
+ */
+async function wrap<T>(fn: () => T | Promise<T>, notFound?: (message: string) => ProtocolError): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (isKernelError(err) && err.expose) {
+      if (notFound && err.status === 404) throw notFound(`${err.code}: ${err.message}`);
       const code =
         err.status === 404 || err.status === 400
           ? ProtocolErrorCode.InvalidParams

@@ -12,6 +12,7 @@ import {
 import type { AppLogger } from '../logging/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PluginRegistry, RegisteredTool } from '../plugins/registry.ts';
+import { checkStructuredOutput } from '../plugins/output-schema.ts';
 import {
   assertAllowlisted,
   effectiveProducts,
@@ -22,7 +23,7 @@ import {
 import type { Profile } from '../rbac/profile-schema.ts';
 import type { RateLimiter } from '../rbac/rate-limiter.ts';
 import type { LicenseStatus } from '../runtime.ts';
-import type { PluginDirs, ToolContext, ToolInput } from '../sdk/define.ts';
+import type { CredentialPages, PluginDirs, ToolContext, ToolInput } from '../sdk/define.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import { runWithNodeRequests } from '../sdk/node-requests.ts';
 import type { CallerInfo, PluginAuditEntry, Product, Service } from '../sdk/types.ts';
@@ -37,7 +38,7 @@ import {
   type ToolResult,
 } from './tool-result.ts';
 import type { Vault } from '../vault/index.ts';
-import { FULL_VIEW, inView, type ToolView } from './toolsets.ts';
+import { FULL_VIEW, inView, standingView, type ToolView } from './toolsets.ts';
 
 export interface CallContext {
   caller: CallerInfo;
@@ -74,6 +75,8 @@ export interface RunnerDeps {
   vault: Vault;
   /** Seals the state tools return for their next round (default: a key of this process). */
   requestStates?: RequestStateSeal;
+  /** The one-time credential pages a tool of this client may open (ctx.credentialPage). */
+  credentialPages: (client: string) => CredentialPages;
 }
 
 type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
@@ -151,7 +154,10 @@ export class ToolRunner {
         result = inputRequiredResult(reply.inputRequired, (state) =>
           this.states.seal({ tool: tool.name, client: cc.caller.name }, state),
         );
-      } else result = successResult(reply);
+      } else {
+        result = successResult(reply);
+        checkStructuredOutput(tool, reply.structured, this.deps.log);
+      }
       outcome = 'ALLOWED';
     } catch (err) {
       const mapped = errorResult(err, this.deps.log, name);
@@ -284,6 +290,11 @@ export class ToolRunner {
     if (product !== null && !effectiveProducts(caller.products, profile).includes(product as Product)) {
       throw new ProfilePermissionError(`${product} is outside the product scope of client ${caller.name}`);
     }
+    if (!inView(tool, standingView(this.deps.narrowing(caller.name)))) {
+      throw new ProfilePermissionError(
+        `${tool.name} is outside the toolsets or read-only mode of client ${caller.name} (its client.json)`,
+      );
+    }
     if (!inView(tool, view)) {
       throw new ProfilePermissionError(
         `${tool.name} is outside the toolsets or read-only mode this connection asked for`,
@@ -357,8 +368,20 @@ export class ToolRunner {
     const has = (k: string): boolean => caps[k] !== undefined && caps[k] !== null;
     const responses = cc.input?.responses;
     const state = cc.input?.state;
+    // URL mode is declared as `elicitation: { url: {} }` (2025-11-25 and later); `{}` alone is form only.
+    const elicitation = caps.elicitation;
+    const url =
+      elicitation !== null &&
+      typeof elicitation === 'object' &&
+      (elicitation as Record<string, unknown>).url !== undefined &&
+      (elicitation as Record<string, unknown>).url !== null;
     return {
-      accepts: { elicitation: has('elicitation'), sampling: has('sampling'), roots: has('roots') },
+      accepts: {
+        elicitation: has('elicitation'),
+        sampling: has('sampling'),
+        roots: has('roots'),
+        elicitationUrl: url,
+      },
       responses: responses && typeof responses === 'object' ? { ...responses } : {},
       ...(state !== undefined && state !== null
         ? { state: this.states.open({ tool: tool.name, client: cc.caller.name }, state) }
@@ -392,6 +415,7 @@ export class ToolRunner {
       vault: this.deps.vault.forClient(cc.caller.name, { ip: cc.ip }),
       node,
       input,
+      credentialPage: this.deps.credentialPages(cc.caller.name),
     };
   }
 }

@@ -1,6 +1,8 @@
 import { BadRequestError } from '../errors/index.ts';
 import type { RegisteredTool } from '../plugins/registry.ts';
 import { matchesAny } from '../rbac/glob.ts';
+import type { Narrowing } from '../rbac/policy.ts';
+import type { ToolsetName } from './toolset-names.ts';
 
 /** The credential tools of every product: their own toolset, never part of a product's. */
 const CREDENTIAL_TOOLS = [
@@ -29,7 +31,7 @@ const AUDIT_TOOLS = [
 const isCredential = (t: RegisteredTool): boolean => matchesAny(t.name, CREDENTIAL_TOOLS);
 
 /** Toolsets a client may ask for (github-mcp-server's manner); infra tools are in every view. */
-export const TOOLSETS: Readonly<Record<string, (t: RegisteredTool) => boolean>> = {
+export const TOOLSETS: Readonly<Record<ToolsetName, (t: RegisteredTool) => boolean>> = {
   cucm: (t) => t.module === 'cucm' && !isCredential(t),
   imp: (t) => t.module === 'imp' && !isCredential(t),
   cuc: (t) => t.module === 'cuc' && !isCredential(t),
@@ -54,7 +56,14 @@ export const FULL_VIEW: ToolView = { toolsets: [], readOnly: false };
 export function inView(tool: RegisteredTool, view: ToolView): boolean {
   if (tool.module === 'infra') return true;
   if (view.readOnly && tool.def.annotations.readOnlyHint !== true) return false;
-  return view.toolsets.every((sets) => [...sets].some((s) => TOOLSETS[s]?.(tool) === true));
+  return view.toolsets.every((sets) =>
+    [...sets].some((s) => Object.hasOwn(TOOLSETS, s) && TOOLSETS[s as ToolsetName](tool)),
+  );
+}
+
+/** The view a client's client.json sets for all its connections (toolsets, readOnly). */
+export function standingView(n: Narrowing): ToolView {
+  return { toolsets: n.toolsets ? [new Set(n.toolsets)] : [], readOnly: n.readOnly === true };
 }
 
 const MAX_TOOLSETS_TEXT = 256;

@@ -5,7 +5,9 @@ import type { PluginDefinition } from '../sdk/define.ts';
 /** 1.1: ToolContext.node, ToolDefinition.summary and currentNodeRequests (additions: `^1` plugins load). */
 /**
  * 1.2: audio content blocks, prompt messages carrying any content block, a resource template's
- * variable anywhere in its URI, and the test-only module `test` (additions: `^1` plugins load).
+ * variable anywhere in its URI, the test-only module `test`, and tools that may run as MCP tasks
+ * (`ToolDefinition.task`), ToolContext.credentialPage and ToolInput.accepts.elicitationUrl (additions:
+ * `^1` plugins load).
  */
 export const KERNEL_API_VERSION = '1.2.0';
 
@@ -43,6 +45,7 @@ const tool = z.object({
   access,
   service: z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report', 'default']),
   summary: z.function().optional(),
+  task: z.literal('optional').optional(),
   handler: z.function(),
 });
 
@@ -57,6 +60,22 @@ export const pluginSchema = z.object({
   tools: z.array(tool),
   prompts: z.array(z.object({ name: z.string().regex(/^[a-z0-9_]{1,64}$/) }).passthrough()),
   resources: z.array(z.object({ uri: z.string().regex(/^[a-z]+:\/\/\S+$/) }).passthrough()),
+  // Kernel 1.2: files kept per client (`<scheme>://<client>/<name>`).
+  files: z
+    .array(
+      z
+        .object({
+          scheme: z.string().regex(/^[a-z][a-z0-9]{1,15}$/),
+          readTool: z.string().regex(/^[a-z0-9_]{1,64}$/),
+          stat: z.function(),
+          read: z.function(),
+          list: z.function(),
+        })
+        .passthrough(),
+    )
+    .optional(),
+  // Kernel 1.2: suggestions for completion/complete by argument name.
+  completeArgument: z.function().optional(),
 });
 
 /** Throws with a message naming the plugin and the problem when the declaration is malformed. */

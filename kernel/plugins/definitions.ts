@@ -1,4 +1,5 @@
 import { publishedDocs, type PluginRegistry } from './registry.ts';
+import { filesTemplate } from '../files/file-templates.ts';
 
 /** A published tool's public surface: what an MCP client sees, plus the access rule and service. */
 export interface ToolSnapshot {
@@ -12,6 +13,8 @@ export interface ToolSnapshot {
   annotations: Record<string, boolean>;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  /** 2025-11-25 tools/list: the tool may run as an MCP task (docs/tasks.md). */
+  execution?: { taskSupport: 'optional' };
 }
 
 /**
@@ -23,13 +26,13 @@ export function exportDefinitions(registry: PluginRegistry): {
   prompts: { name: string; title: string; description: string; arguments: unknown[] }[];
   /** What resources/list shows: fixed resources and every member of every template, concrete. */
   resources: { uri: string; name: string; title: string; description: string; mimeType: string }[];
-  /** What resources/templates/list shows. */
+  /** What resources/templates/list shows (a template of clients' own files has no MIME type). */
   resourceTemplates: {
     uriTemplate: string;
     name: string;
     title: string;
     description: string;
-    mimeType: string;
+    mimeType?: string;
   }[];
 } {
   const tools = [...registry.tools.values()]
@@ -47,6 +50,7 @@ export function exportDefinitions(registry: PluginRegistry): {
       annotations: { ...t.def.annotations },
       inputSchema: t.inputJsonSchema,
       ...(t.outputJsonSchema ? { outputSchema: t.outputJsonSchema } : {}),
+      ...(t.def.task ? { execution: { taskSupport: t.def.task } } : {}),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const prompts = [...registry.prompts.values()]
@@ -66,15 +70,17 @@ export function exportDefinitions(registry: PluginRegistry): {
     .filter((d) => !d.template)
     .map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }))
     .sort((a, b) => a.uri.localeCompare(b.uri));
-  const resourceTemplates = docs
-    .filter((d) => d.template)
-    .map(({ uri, name, title, description, mimeType }) => ({
-      uriTemplate: uri,
-      name,
-      title,
-      description,
-      mimeType,
-    }))
-    .sort((a, b) => a.uriTemplate.localeCompare(b.uriTemplate));
+  const resourceTemplates = [
+    ...docs
+      .filter((d) => d.template)
+      .map(({ uri, name, title, description, mimeType }) => ({
+        uriTemplate: uri,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
+    ...[...registry.plugins.values()].flatMap((p) => (p.def.files ?? []).map(filesTemplate)),
+  ].sort((a, b) => a.uriTemplate.localeCompare(b.uriTemplate));
   return { tools, prompts, resources, resourceTemplates };
 }

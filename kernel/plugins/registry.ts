@@ -9,6 +9,8 @@ import type {
 import type { Module, PluginModule, Product } from '../sdk/types.ts';
 import type { CatalogueDoc } from '../sdk/kernel-services.ts';
 import { TOOL_NAME } from './declaration.ts';
+import { compactJsonSchema } from './compact-json-schema.ts';
+import { publishedOutputSchema } from './output-schema.ts';
 
 export interface RegisteredTool {
   name: string;
@@ -71,7 +73,9 @@ export class PluginRegistry {
           `plugin ${def.id}: tool ${name} is already published by ${this.tools.get(name)?.plugin.def.id}`,
         );
       const schema = z.object(t.input).strict();
-      const inputJsonSchema = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+      const inputJsonSchema = compactJsonSchema(
+        z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>,
+      );
       if (declaresParameterHeader(inputJsonSchema))
         throw new Error(
           `plugin ${def.id}: tool ${name} declares x-mcp-header, a parameter mirrored into an HTTP header (SEP-2243) that this server does not validate`,
@@ -83,14 +87,7 @@ export class PluginRegistry {
         module: def.module,
         schema,
         inputJsonSchema,
-        ...(t.output
-          ? {
-              outputJsonSchema: z.toJSONSchema(z.object(t.output), { io: 'output' }) as Record<
-                string,
-                unknown
-              >,
-            }
-          : {}),
+        ...(t.output ? { outputJsonSchema: publishedOutputSchema(t.output) } : {}),
       };
     });
     if (new Set(tools.map((t) => t.name)).size !== tools.length)

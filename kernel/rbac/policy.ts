@@ -20,6 +20,13 @@ export interface Narrowing {
     Record<AllowlistService, { allow?: (string | CupiPattern)[]; deny?: (string | CupiPattern)[] }>
   >;
   rateLimits: Partial<Record<string, Partial<Record<string, RateWindow>>>>;
+  /**
+   * The toolsets this client is limited to (kernel/mcp/toolsets.ts names), on every connection; absent:
+   * all. A connection may narrow further (query parameter, header), never widen.
+   */
+  toolsets?: string[];
+  /** Only tools annotated read-only, on every connection. */
+  readOnly?: boolean;
 }
 
 export const NO_NARROWING: Narrowing = { allowlists: {}, rateLimits: {} };

@@ -99,12 +99,78 @@ export interface ToolContext<S = unknown> {
   node: NodeRequests;
   /** What the client can be asked, and its answers to this tool's previous `inputRequired` reply. Kernel 1.2. */
   input: ToolInput;
+  /**
+   * One-time pages of this server where a person enters a node credential for the caller's vault, so
+   * the password never passes through the client or its model (docs/credential-page.md). Kernel 1.2.
+   */
+  credentialPage: CredentialPages;
+}
+
+/** What a credential page asks for and shows; the kernel binds it to the caller. Kernel 1.2. */
+export interface CredentialPageRequest {
+  /** The tool that opened the page (shown, and the only one that may read its state). */
+  tool: string;
+  product: Product;
+  /** The credential's kind as the page names it (AXL, OS administration (SSH)...). */
+  kindLabel: string;
+  host: string;
+  /** store or update: what the submission does. */
+  operation: 'store' | 'update';
+  /** The username to prefill (the person may change it). */
+  username?: string;
+  /** Options the request carries, shown as they are (address, scheme, a PEM's fingerprint). */
+  details: Record<string, string>;
+  /**
+   * For SSH credentials: the host key state to show, and whether the person may decide on a key the
+   * node presented (the caller's profile permits the product's os_trust_fingerprint tool).
+   */
+  hostKey?: { state: 'none' | 'pending' | 'trusted' | 'rejected'; fingerprint?: string; decidable: boolean };
+  /**
+   * Runs when the person submits: stores the credential (the same checks as the tool) in `vault`, the
+   * caller's vault as seen from the browser's address, and applies a host-key decision. Its return
+   * value (never the secret) is what the tool's next round reads as `stored`. A KernelError it throws is
+   * shown on the page, which stays open for another attempt.
+   */
+  submit(
+    entry: { username: string; password: string; hostKey?: 'trust' | 'reject' },
+    vault: ClientVault,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** A link the person opens; single use, expiring at `expiresAt`. */
+export interface CredentialPageLink {
+  id: string;
+  url: string;
+  expiresAt: string;
+}
+
+/** What became of a link this caller opened: waiting, submitted (with what the submit returned), or gone. */
+export type CredentialPageState =
+  | { state: 'pending'; url: string; expiresAt: string }
+  | { state: 'submitted'; result: Record<string, unknown> }
+  | { state: 'gone' };
+
+export interface CredentialPages {
+  /** Whether `password` may still come as a tool argument (CREDENTIALS_IN_ARGUMENTS). */
+  readonly argumentsAllowed: boolean;
+  /** Opens a link bound to the caller; RATE_LIMITED when too many are pending for it or overall. */
+  open(request: CredentialPageRequest): CredentialPageLink;
+  /** The state of a link the caller opened with `tool` (any other caller or tool: gone). */
+  state(id: string, tool: string): CredentialPageState;
+  /** Waits until the link is submitted or gone, `timeoutMs` passes, or `signal` aborts; then its state. */
+  wait(id: string, tool: string, timeoutMs: number, signal: AbortSignal): Promise<CredentialPageState>;
+  /** Withdraws a pending link (the person declined): it can no longer be submitted. */
+  cancel(id: string, tool: string): void;
 }
 
 /** A tool's view of a multi-round-trip call (see ToolReply.inputRequired). */
 export interface ToolInput {
-  /** The kinds of request this client declared it can answer; ask only for these. */
-  accepts: { elicitation: boolean; sampling: boolean; roots: boolean };
+  /**
+   * The kinds of request this client declared it can answer; ask only for these. `elicitationUrl`
+   * (kernel 1.2): it declared URL-mode elicitation (`elicitation: { url: {} }`), so an
+   * `elicitation/create` with `mode: 'url'` may be asked.
+   */
+  accepts: { elicitation: boolean; sampling: boolean; roots: boolean; elicitationUrl: boolean };
   /** The client's answers to the previous round, by request key; empty on the first round. Untrusted. */
   responses: Record<string, unknown>;
   /** The state the previous round returned, verified by the kernel; absent on the first round. */
@@ -128,6 +194,14 @@ export interface ToolDefinition<I extends ZodShape = ZodShape, S = unknown> {
    * Added in kernel 1.1.
    */
   summary?(input: z.infer<z.ZodObject<I>>): ToolCallSummary;
+  /**
+   * `optional`: the call may run as an MCP task, for work that can outlast a request (a client that
+   * supports tasks gets a task handle at once, polls its status and progress, fetches the result or
+   * cancels it; any other client gets the plain call). The handler is the same either way, gated,
+   * rate-limited and audited the same; it must stop when `ctx.signal` aborts (a cancelled task) and
+   * never reply `inputRequired`. Kernel 1.2.
+   */
+  task?: 'optional';
   handler(input: z.infer<z.ZodObject<I>>, ctx: ToolContext<S>): Promise<ToolReply>;
 }
 
@@ -166,6 +240,38 @@ export interface ResourceDefinition<S = unknown> {
   read(uri: string, vars: Record<string, string>, shared: S): Promise<string> | string;
 }
 
+/** One file of a client's own, as its plugin describes it (kernel 1.2). */
+export interface OwnedFileInfo {
+  name: string;
+  mimeType: string;
+  /** In bytes. */
+  size: number;
+}
+
+/**
+ * Files a plugin keeps per client (kernel 1.2), published as `<scheme>://<client>/<name>`: readable with
+ * resources/read, and downloadable once through a link (`ctx.kernel.shareFile`), by that client only.
+ * The kernel parses the URI, refuses every other client (as if the file did not exist), checks that the
+ * caller may call `readTool`, bounds the size and serves the bytes; the plugin only finds files.
+ */
+export interface OwnedFilesDefinition<S = unknown> {
+  /** The URI scheme, e.g. `report`; downloads are served under `/<scheme>s/download/`. */
+  scheme: string;
+  /** A tool of this plugin (without its module prefix) a caller must be permitted to read these files. */
+  readTool: string;
+  title: string;
+  description: string;
+  /**
+   * The client's file `name`, or null when it has none. Throws BadRequestError for a name that could
+   * never be one of these files, before any path is built from it.
+   */
+  stat(client: string, name: string, shared: S): OwnedFileInfo | null;
+  /** The file's bytes (called after `stat`, with the size bounded by the kernel). */
+  read(client: string, name: string, shared: S): Promise<Uint8Array>;
+  /** The client's files, newest first (the kernel lists a bounded number). */
+  list(client: string, shared: S): OwnedFileInfo[];
+}
+
 export interface PluginDefinition<S = unknown> {
   id: string;
   version: string;
@@ -180,8 +286,17 @@ export interface PluginDefinition<S = unknown> {
   tools: ToolDefinition<ZodShape, S>[];
   prompts: PromptDefinition<S>[];
   resources: ResourceDefinition<S>[];
+  /** Files kept per client, readable and downloadable by their owner only. Kernel 1.2. */
+  files?: OwnedFilesDefinition<S>[];
   setup?(services: PluginServices): Promise<S> | S;
   teardown?(shared: S): Promise<void> | void;
+  /**
+   * Values this plugin suggests for any prompt argument or resource template variable named `argument`
+   * (completion/complete), e.g. the AXL operations for `operation`; [] for a name it does not know. The
+   * kernel filters by prefix, bounds the list and suggests `host` itself (the caller's stored hosts).
+   * Optional, kernel 1.2.
+   */
+  completeArgument?(argument: string, prefix: string, shared: S): Promise<string[]> | string[];
 }
 
 /** Declares a tool. Identity at run time: the kernel checks the value when it loads the plugin. */

@@ -14,9 +14,15 @@ export {
   inputRequired,
   type ToolDefinition,
   type ToolInput,
+  type CredentialPages,
+  type CredentialPageRequest,
+  type CredentialPageLink,
+  type CredentialPageState,
   type PromptDefinition,
   type PromptMessage,
   type ResourceDefinition,
+  type OwnedFilesDefinition,
+  type OwnedFileInfo,
   type PluginDefinition,
   type PluginServices,
   type PluginDirs,
@@ -38,6 +44,7 @@ export type {
   ToolCallSummary,
   ToolReply,
   ContentBlock,
+  ResourceLink,
   InputRequest,
   InputRequired,
   CallerInfo,
@@ -58,6 +65,7 @@ export type {
   CataloguePrompt,
   CatalogueDoc,
   PermissionMatrix,
+  SharedFile,
 } from './kernel-services.ts';
 /** Coded errors a plugin throws; the runner turns exposed ones into `CODE: message` tool errors. */
 export {
@@ -81,12 +89,16 @@ export {
 export {
   hostVerifier,
   HostKeyError,
+  normaliseHost,
+  sshHost,
   sshFingerprint,
   type ClientVault,
   type CredentialEntry,
   type CredentialSecret,
   type TofuHostVerifier,
 } from '../vault/index.ts';
+/** The connection options of a credential: their checks, and where a credential makes the server connect. */
+export { NODE_PORTS, checkCertificatePem, credentialTarget, splitAddress } from '../vault/index.ts';
 /**
  * The node address policy (`ctx.kernel.nodeAddresses`): every connection toward a managed node takes
  * its `dialOptions`; DENY_LIST_ONLY is what a client gets when none was handed to it.

@@ -1,5 +1,5 @@
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
-import type { CallerInfo, Module, Product, PromptContent, Service } from './types.ts';
+import type { CallerInfo, Module, Product, PromptContent, ResourceLink, Service } from './types.ts';
 
 /** A tool as the catalogue shows it. */
 export interface CatalogueTool {
@@ -29,6 +29,16 @@ export interface CatalogueDoc {
   module: Module;
   mimeType: string;
   template: boolean;
+}
+
+/** A file of the caller's own, handed over (kernel 1.2): see KernelServices.shareFile. */
+export interface SharedFile {
+  /** The `resource_link` content block to return: resources/read of its URI gives the file. */
+  link: ResourceLink;
+  /** One-time HTTPS download link, for clients that cannot show the file themselves. */
+  downloadUrl: string;
+  /** When the download link stops working (ISO 8601). */
+  expiresAt: string;
 }
 
 export interface StatusOptions {
@@ -91,6 +101,12 @@ export interface KernelServices {
     args: Record<string, string>,
   ): Promise<{ description: string; messages: { role: 'user' | 'assistant'; content: PromptContent }[] }>;
   readDoc(caller: CallerInfo, uri: string): Promise<{ uri: string; mimeType: string; text: string }>;
+  /**
+   * Hands the caller one of its own files (a plugin's `files` of `scheme`): the resource link naming
+   * it and a download link that works once, for a few minutes (REPORT_LINK_TTL_SECONDS), without a
+   * bearer token. NOT_FOUND when the caller has no such file. Kernel 1.2.
+   */
+  shareFile(caller: CallerInfo, scheme: string, name: string): SharedFile;
   /** Runs the integrity check on demand (null when the check is not available). */
   checkIntegrity(): Promise<Record<string, unknown> | null>;
   /**

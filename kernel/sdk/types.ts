@@ -96,7 +96,24 @@ export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'image'; data: string; mimeType: string }
   | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | ResourceLink;
+
+/**
+ * A content block naming a resource the client reads with resources/read instead of carrying it
+ * (MCP `resource_link`): how a tool hands over a file of the caller's own (`report://<client>/<name>`).
+ * Kernel 1.2.
+ */
+export type ResourceLink = {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** In bytes. */
+  size?: number;
+};
 
 /** What one message of a rendered prompt carries (kernel 1.2): a content block; a document has its text or blob. */
 export type PromptContent =
@@ -129,8 +146,10 @@ export interface ToolReply {
 /**
  * One thing a tool asks the client for before it can answer (MCP multi-round-trip requests, SEP-2322):
  * a form for its user (`elicitation/create`), a completion from its model (`sampling/createMessage`),
- * or its roots (`roots/list`). The params are the MCP request's. Never ask a user for a secret this way:
- * node passwords are stored with the credential tools.
+ * or its roots (`roots/list`). The params are the MCP request's. Never ask a user for a secret with a
+ * form (its answer passes through the client): a URL-mode elicitation (`mode: 'url'`, when
+ * `ctx.input.accepts.elicitationUrl`) sends the person to a page of this server instead, as the
+ * credential tools do with `ctx.credentialPage`.
  */
 export interface InputRequest {
   method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';

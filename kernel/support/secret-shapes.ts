@@ -20,7 +20,8 @@ const SECRET_NAME =
 
 /**
  * Settings whose name matches the pattern above but whose value is known not to be secret: the TLS key
- * path (the path, not the key, even when empty) and the SFTP server's public host-key fingerprint. Their
+ * path (the path, not the key, even when empty), the SFTP server's public host-key fingerprint and the
+ * CREDENTIALS_IN_ARGUMENTS switch. Their
  * values are still checked by shape. Durations such as AUTH_ACCESS_TOKEN_TTL_SECONDS are shown only while
  * they hold a number (`describesItself`).
  */
@@ -28,6 +29,8 @@ const KNOWN_NOT_SECRET = new Set([
   'TLS_KEY_FILE',
   // The SFTP server's public host-key fingerprint: what support compares when an upload is refused.
   'BACKUP_SFTP_HOST_KEY',
+  // A switch (0 or 1): whether the credential tools accept passwords as arguments.
+  'CREDENTIALS_IN_ARGUMENTS',
 ]);
 
 export function isSecretName(name: string): boolean {

@@ -1,4 +1,5 @@
 import { AuditUnavailableError, CredentialError } from '../errors/index.ts';
+import { withFileLock } from '../store/file-lock.ts';
 import { ClientHostKeys } from './host-keys.ts';
 import {
   checkKind,
@@ -169,22 +170,92 @@ export class ClientVault {
       if (!(err instanceof AuditUnavailableError)) this.#record(op, 'FAILED', fields, reason);
       throw err;
     };
-    const slot = slotKey(id.product, id.kind, id.host);
+    // Another process (the operator's `credentials` command, or the server while that command runs)
+    // may change the file at any time: the key is derived first (it takes long), then the file is read
+    // again, checked, sealed and written under the file's lock, so neither change is lost.
+    for (let attempt = 1; ; attempt++) {
+      let seen: VaultDoc | undefined;
+      try {
+        seen = this.#slot.file.read();
+      } catch (err) {
+        return fail('unreadable', err);
+      }
+      const refusal = this.#refusal(op, id, seen);
+      if (refusal) return fail(refusal.reason, refusal.error);
+      let key: Uint8Array | undefined;
+      let salt: Buffer | undefined;
+      if (op !== 'delete') {
+        salt = seen ? undefined : (this.#slot.freshSalt ??= newSalt());
+        try {
+          key = seen ? await this.#keyFor(seen) : await this.#keys.get(this.client, saltB64(salt as Buffer));
+        } catch (err) {
+          return fail(err instanceof CredentialError ? 'key_mismatch' : 'key_unavailable', err);
+        }
+      }
+      const busy = new CredentialError(`the credential store of client ${this.client} is busy; try again`);
+      let outcome: { entry: CredentialEntry | undefined; created: boolean } | 'key_changed';
+      try {
+        outcome = await withFileLock(
+          this.#slot.file.path,
+          () => this.#commit(op, id, secret, seen, key, salt, fields),
+          { busy: () => busy },
+        );
+      } catch (err) {
+        if (err instanceof CommitRefusal) {
+          if (!err.audit) throw err.error;
+          return fail(err.reason, err.error);
+        }
+        return fail(err === busy ? 'busy' : 'unavailable', err);
+      }
+      if (outcome === 'key_changed') {
+        // The file was created or re-keyed meanwhile: derive the key of the file as it is now.
+        if (attempt < 3) continue;
+        return fail('busy', busy);
+      }
+      if (outcome.created) delete this.#slot.freshSalt;
+      this.#log.info({ client: this.client, ...fields, operation: op }, `credential ${op}`);
+      return outcome.entry;
+    }
+  }
+
+  /** Why `op` cannot apply to `doc` (exists for a store, absent otherwise), if it cannot. */
+  #refusal(
+    op: CredentialOperation,
+    id: RecordIdentity,
+    doc: VaultDoc | undefined,
+  ): { reason: string; error: CredentialError } | undefined {
+    const exists = doc?.records[slotKey(id.product, id.kind, id.host)] !== undefined;
+    if (op === 'store' && exists)
+      return {
+        reason: 'exists',
+        error: new CredentialError(`${describeSlot(id)} already exist; use update to replace them`),
+      };
+    if (op !== 'store' && !exists) return { reason: 'not_found', error: notFound(id) };
+    return undefined;
+  }
+
+  /**
+   * The change itself, synchronous under the file's lock: the file as it is now, the same checks, the
+   * audit record, the write. 'key_changed' when the file's key is no longer the one derived for it.
+   */
+  #commit(
+    op: CredentialOperation,
+    id: RecordIdentity,
+    secret: CredentialSecret | undefined,
+    seen: VaultDoc | undefined,
+    key: Uint8Array | undefined,
+    salt: Buffer | undefined,
+    fields: { product: string; kind: string; cluster: string },
+  ): { entry: CredentialEntry | undefined; created: boolean } | 'key_changed' {
     let doc: VaultDoc | undefined;
     try {
       doc = this.#slot.file.read();
     } catch (err) {
-      return fail('unreadable', err);
+      throw new CommitRefusal('unreadable', err);
     }
-    const exists = doc?.records[slot] !== undefined;
-    if (op === 'store' && exists) {
-      return fail(
-        'exists',
-        new CredentialError(`${describeSlot(id)} already exist; use update to replace them`),
-      );
-    }
-    if (op !== 'store' && !exists) return fail('not_found', notFound(id));
-
+    const refusal = this.#refusal(op, id, doc);
+    if (refusal) throw new CommitRefusal(refusal.reason, refusal.error);
+    const slot = slotKey(id.product, id.kind, id.host);
     let next: VaultDoc;
     let entry: CredentialEntry | undefined;
     if (op === 'delete' && doc) {
@@ -192,18 +263,16 @@ export class ClientVault {
       delete records[slot];
       next = { ...doc, records };
     } else {
-      const salt = doc ? undefined : (this.#slot.freshSalt ??= newSalt());
-      let key: Uint8Array;
-      try {
-        key = doc ? await this.#keyFor(doc) : await this.#keys.get(this.client, saltB64(salt as Buffer));
-      } catch (err) {
-        return fail(err instanceof CredentialError ? 'key_mismatch' : 'key_unavailable', err);
-      }
-      const base = doc ?? newVaultDoc(this.client, salt as Buffer, keyCheckValue(key));
+      const sameKey = doc
+        ? seen !== undefined && doc.kdf.salt === seen.kdf.salt && doc.keyCheck === seen.keyCheck
+        : seen === undefined;
+      if (!sameKey) return 'key_changed';
+      const k = key as Uint8Array;
+      const base = doc ?? newVaultDoc(this.client, salt as Buffer, keyCheckValue(k));
       const updatedAt = new Date().toISOString();
       next = {
         ...base,
-        records: { ...base.records, [slot]: sealRecord(key, id, secret as CredentialSecret, updatedAt) },
+        records: { ...base.records, [slot]: sealRecord(k, id, secret as CredentialSecret, updatedAt) },
       };
       entry = { product: id.product, kind: id.kind, host: id.host, updatedAt };
     }
@@ -222,13 +291,13 @@ export class ClientVault {
       } catch {
         // Already audited as OK; the caller is told below that nothing was saved.
       }
-      throw new CredentialError(`${describeSlot(id)} could not be saved; nothing was changed`, {
-        cause: err,
-      });
+      throw new CommitRefusal(
+        'write_failed',
+        new CredentialError(`${describeSlot(id)} could not be saved; nothing was changed`, { cause: err }),
+        false,
+      );
     }
-    if (!doc) delete this.#slot.freshSalt;
-    this.#log.info({ client: this.client, ...fields, operation: op }, `credential ${op}`);
-    return entry;
+    return { entry, created: !doc };
   }
 
   /** The client's key for this file, checked once against the file's key check value. */
@@ -261,6 +330,17 @@ export class ClientVault {
       ...fields,
       ...(reason ? { reason } : {}),
     });
+  }
+}
+
+/** A refusal found under the lock, carried out of it to be audited (unless already) and thrown. */
+class CommitRefusal extends Error {
+  constructor(
+    readonly reason: string,
+    readonly error: unknown,
+    readonly audit = true,
+  ) {
+    super(reason);
   }
 }
 

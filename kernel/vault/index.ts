@@ -22,5 +22,6 @@ export {
 } from './identity.ts';
 export { PBKDF2_DIGEST, PBKDF2_ITERATIONS, DERIVED_KEY_BYTES, SALT_BYTES } from './key-derivation.ts';
 export { credentialSecretSchema, type CredentialSecret } from './sealed-record.ts';
+export { NODE_PORTS, checkCertificatePem, credentialTarget, splitAddress } from './credential-options.ts';
 export { MASTER_SECRET_BYTES, masterSecretPath } from './master-secret.ts';
 export type { VaultAudit, VaultLogger } from './vault-types.ts';

@@ -3,8 +3,12 @@ import { setupCommon, type CommonShared } from './shared.ts';
 import exportReportPdf from './tools/export-report-pdf.ts';
 import readReport from './tools/read-report.ts';
 import writeReport from './tools/write-report.ts';
+import { reportFiles } from './reports/report-files.ts';
 
-/** Report writing, chunked reading and PDF export, per client. Always loaded. */
+/**
+ * Report writing, chunked reading and PDF export, per client; each client's reports and PDFs are
+ * `report://<client>/<name>` resources of its own. Always loaded.
+ */
 export default definePlugin<CommonShared>({
   id: 'common',
   version: '1.0.0',
@@ -15,6 +19,7 @@ export default definePlugin<CommonShared>({
   tools: [writeReport, readReport, exportReportPdf],
   prompts: [],
   resources: [],
+  files: [reportFiles],
   setup: setupCommon,
   teardown: (shared) => shared.pdf.close(),
 });

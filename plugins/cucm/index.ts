@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/sdk/index.ts';
+import { completeAxlArgument } from '../_shared/tools/axl-completion.ts';
 import { cucmAuditPrompts, cucmAuditResources } from './audit/index.ts';
 import { setupCucm, teardownCucm, type CucmShared } from './shared.ts';
 import axlCall from './tools/axl-call.ts';
@@ -56,4 +57,5 @@ export default definePlugin<CucmShared>({
   resources: cucmAuditResources,
   setup: setupCucm,
   teardown: teardownCucm,
+  completeArgument: completeAxlArgument,
 });

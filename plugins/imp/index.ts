@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/sdk/index.ts';
+import { completeAxlArgument } from '../_shared/tools/axl-completion.ts';
 import { impAuditPrompts, impAuditResources } from './audit/index.ts';
 import { setupImp, teardownImp, type ImpShared } from './shared.ts';
 import axlCall from './tools/axl-call.ts';
@@ -44,4 +45,5 @@ export default definePlugin<ImpShared>({
   resources: impAuditResources,
   setup: setupImp,
   teardown: teardownImp,
+  completeArgument: completeAxlArgument,
 });

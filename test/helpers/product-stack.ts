@@ -52,6 +52,8 @@ export interface StackOptions {
   stateDir?: string;
   /** How the kernel resolves node names (default: `localhost` only, see startTestKernel). */
   nodeResolver?: NodeResolver;
+  /** Further folders of plugin bundles (test fixtures) beside the shipped ones. */
+  extraPluginDirs?: string[];
 }
 
 export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
@@ -79,6 +81,7 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
       },
       license: { products: ['cucm', 'imp', 'cuc'] },
       ...(o.nodeResolver ? { nodeResolver: o.nodeResolver } : {}),
+      ...(o.extraPluginDirs ? { extraPluginDirs: o.extraPluginDirs } : {}),
     });
     const kernel = k;
     const mcp = {} as Record<Role, ConnectedClient>;

@@ -18,7 +18,7 @@ import { confirm } from '../confirm.ts';
 import { MAIN } from '../help.ts';
 import { rejectPositionals } from '../dispatch.ts';
 import { DEFAULT_INTEGRATION_CLIENT, integrationTarget, openClientVault } from '../integration-vault.ts';
-import { askSecret, readStdin } from '../io.ts';
+import { passwordFromStdin, passwordFromTerminal } from '../password-input.ts';
 
 /** The variable read when neither --password-stdin nor --password-env is given. */
 export const PASSWORD_ENV = 'UC_INTEGRATION_PASSWORD';
@@ -27,28 +27,20 @@ type Values = Record<string, string | boolean | undefined>;
 
 /** The password, or an exit code after a message. Never echoed, never in a message. */
 async function readPassword(io: CliIo, values: Values, name: string): Promise<string | number> {
-  if (values['password-stdin'] === true) {
-    // One line: a trailing newline from `echo` or a file is not part of the password.
-    const text = (await readStdin(io)).replace(/\r?\n$/, '');
-    if (text === '') return fail(io, name, 'no password on stdin');
-    return text;
-  }
   const variable = (values['password-env'] as string | undefined) ?? PASSWORD_ENV;
-  const fromEnv = io.env[variable];
+  const fromEnv = values['password-stdin'] === true ? undefined : io.env[variable];
   if (fromEnv) return fromEnv;
-  if (values['password-env'] !== undefined) return fail(io, name, `${variable} is not set`, EXIT.USAGE);
-  if (!io.interactive)
+  if (values['password-stdin'] !== true && values['password-env'] !== undefined)
+    return fail(io, name, `${variable} is not set`, EXIT.USAGE);
+  if (values['password-stdin'] !== true && !io.interactive)
     return fail(
       io,
       name,
       `no password: no terminal to type it on; give --password-stdin or set ${PASSWORD_ENV}`,
       EXIT.USAGE,
     );
-  const first = await askSecret(io, 'Password (not echoed): ');
-  if (first === '') return fail(io, name, 'no password given', EXIT.DECLINED);
-  const again = await askSecret(io, 'Password again: ');
-  if (again !== first) return fail(io, name, 'the two passwords differ; nothing stored');
-  return first;
+  const r = values['password-stdin'] === true ? await passwordFromStdin(io) : await passwordFromTerminal(io);
+  return 'exit' in r ? fail(io, name, r.message, r.exit) : r.password;
 }
 
 function fail(io: CliIo, name: string, message: string, code: number = EXIT.FAILED): number {

@@ -1,6 +1,7 @@
 import type { AppLogger } from '../../logging/app-log.ts';
 import { InternalError, KernelError, isKernelError } from '../../errors/index.ts';
 import type { KernelMiddleware } from '../state.ts';
+import { loggablePath } from '../loggable-path.ts';
 
 /** HTTP statuses Koa or its helpers may raise themselves, mapped into the closed set of codes. */
 const STATUS_CODES: Record<number, string> = {
@@ -38,7 +39,7 @@ export function errorHandler(log: AppLogger): KernelMiddleware {
         body = { error: STATUS_CODES[err.status] as string, message: err.message, request_id: requestId };
       } else {
         status = err instanceof KernelError ? err.status : 500;
-        log.error({ err, requestId, path: ctx.path, method: ctx.method }, 'unexpected error');
+        log.error({ err, requestId, path: loggablePath(ctx.path), method: ctx.method }, 'unexpected error');
         const internal = new InternalError(`internal error; reference ${requestId}`);
         body = { error: internal.code, message: internal.message, request_id: requestId };
       }

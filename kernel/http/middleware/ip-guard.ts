@@ -1,6 +1,7 @@
 import { AuthBlockedError } from '../../errors/index.ts';
 import type { KernelRuntime } from '../../runtime.ts';
 import type { KernelContext, KernelMiddleware } from '../state.ts';
+import { loggablePath } from '../loggable-path.ts';
 
 const BLOCKED = 'too many authentication failures from this address; try again later';
 
@@ -19,7 +20,7 @@ export function ipGuard(
     if (check.blocked) {
       rt.auth.events.blocked({
         ip: ctx.state.ip,
-        path: ctx.path,
+        path: loggablePath(ctx.path),
         reason: 'ip_blocked',
         retry_after_s: check.retryAfterSeconds,
       });

@@ -2,6 +2,7 @@ import type { AuditLog } from '../../audit/audit-log.ts';
 import { TransportRejectedError } from '../../errors/index.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { KernelMiddleware } from '../state.ts';
+import { loggablePath } from '../loggable-path.ts';
 
 export interface TransportPolicy {
   /** Host names (no port) a request may address. */
@@ -28,14 +29,20 @@ export function transportGuard(policy: TransportPolicy, audit: AuditLog, metrics
         status: 'INVALID_HOST',
         ip: ctx.state.ip,
         host_header: host,
-        path: ctx.path,
+        path: loggablePath(ctx.path),
       });
       throw new TransportRejectedError('the Host header does not name this server');
     }
     const origin = ctx.get('origin');
     if (origin && !policy.origins.has(origin.toLowerCase())) {
       metrics.transportRejections.inc({ reason: 'invalid_origin' });
-      audit.write({ event: 'TRANSPORT', status: 'INVALID_ORIGIN', ip: ctx.state.ip, origin, path: ctx.path });
+      audit.write({
+        event: 'TRANSPORT',
+        status: 'INVALID_ORIGIN',
+        ip: ctx.state.ip,
+        origin,
+        path: loggablePath(ctx.path),
+      });
       throw new TransportRejectedError('the Origin header is not allowed');
     }
     return next();

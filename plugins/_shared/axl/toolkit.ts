@@ -112,6 +112,8 @@ export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitRes
     );
     // Every schema file is checked before any is cached: the whole download is refused on the first bad one.
     for (const folder of written.keys()) await checkSchemaFolderFiles(join(out, folder), written.get(folder));
+    // A call cancelled during the extraction leaves the cache as it was: the work folder goes below.
+    o.signal?.throwIfAborted();
     const versions = placeVersions(written, out, root, o);
     progress(1, 1, `cached AXL schema ${versions.join(', ')}`);
     return { versions, skipped };

@@ -2,21 +2,10 @@
 // credential: the login, `options.address` when the service listens elsewhere than the host name
 // says, and a per-host pinned CA or certificate. Written once for every product plugin.
 import type { ClientVault, CredentialSecret, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
-import { CredentialError } from '../../../kernel/sdk/index.ts';
+import { CredentialError, NODE_PORTS, splitAddress } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint } from '../axl/transport.ts';
 
 export type HttpKind = 'axl' | 'cupi' | 'phone';
-
-/** `host[:port]` or `[v6][:port]` → parts; the port is undefined when not given. */
-export function splitAddress(text: string): { host: string; port: number | undefined } | undefined {
-  const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(text);
-  const plain = /^([^:[\]/@\s]+)(?::(\d{1,5}))?$/.exec(text);
-  const m = v6 ?? plain;
-  if (!m?.[1]) return undefined;
-  const port = m[2] === undefined ? undefined : Number(m[2]);
-  if (port !== undefined && (port < 1 || port > 65_535)) return undefined;
-  return { host: m[1], port };
-}
 
 /** The endpoint a stored credential describes, for a service whose standard port is `defaultPort`. */
 export function endpointOf(
@@ -53,4 +42,6 @@ export async function loadEndpoint(
 }
 
 /** The standard ports (ARCHITECTURE.md, Managed nodes). */
-export const PORTS = { https: 8443, ssh: 22, phoneHttp: 80, phoneHttps: 443 } as const;
+export const PORTS = NODE_PORTS;
+/** Address syntax is the kernel's, shared with the operator's `credentials` command. */
+export { splitAddress };

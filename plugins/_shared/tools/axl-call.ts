@@ -15,6 +15,7 @@ import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
 import { jsonValue } from './json-value.ts';
+import { axlCallOutput } from './output-shapes.ts';
 
 const WRITE = /^(add|update|remove|apply|reset|restart|do|wipe|lock|execute(SQLUpdate|SmdbMaintenance))/;
 
@@ -23,17 +24,13 @@ export function axlCallTool(product: Product) {
   return toolsFor<AxlState>()({
     name: 'axl_call',
     title: `Call a ${PRODUCT_LABEL[product]} AXL operation`,
-    description:
-      `Runs one AXL SOAP operation on a ${PRODUCT_LABEL[product]} node: get, list, add, update, remove, do, apply, executeSQLQuery and the rest, as your profile's AXL allowlist permits. ` +
-      'Arguments are the request body as JSON (e.g. {"name":"SEP001122334455"} for getPhone); list them with list_axl_operations and "operation". ' +
-      'list* operations: all rows from "skip" until done or "max_bytes", or one page when "first" is given. executeSQLQuery: {"sql":"select ..."}, read in chunks automatically when the node says the answer is too large. ' +
-      'An answer larger than max_bytes is cut and carries "cursor": call again with the same operation, arguments and that cursor for the rest. Faults come back as AXL_ERROR with the node code and message.',
+    description: `Runs one AXL operation (get, list, add, update, remove, do, apply, executeSQLQuery...) on the ${PRODUCT_LABEL[product]} node, as your AXL allowlist permits. args is the request body as JSON, e.g. {"name":"SEP001122334455"} for getPhone. executeSQLQuery: {"sql":"select ..."}. An answer over max_bytes carries cursor: repeat the call with it.`,
     input: {
       host: hostField,
       operation: z
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9]{0,127}$/)
-        .describe('AXL operation name, e.g. getPhone, listPhone, addPhone, executeSQLQuery'),
+        .describe('e.g. getPhone, listPhone, executeSQLQuery'),
       // prefault, not default: jsonValue's depth guard is a preprocess step, after which zod would leave
       // a plain default out of the input JSON Schema.
       args: z.record(z.string(), jsonValue).prefault({}).describe('The request body, as JSON'),
@@ -45,15 +42,16 @@ export function axlCallTool(product: Product) {
         .max(10_000)
         .optional()
         .describe('list*: return one page of this many rows'),
-      cursor: z.string().max(4096).optional().describe('Continue a previous answer that carried this cursor'),
+      cursor: z.string().max(4096).optional().describe('From an earlier answer, to continue it'),
       max_bytes: z
         .number()
         .int()
         .min(512)
         .max(4 * 1024 * 1024)
         .default(DEFAULT_BUDGET_BYTES)
-        .describe('Largest answer (JSON bytes) before it is cut with a cursor'),
+        .describe('Largest answer in JSON bytes before a cursor'),
     },
+    output: axlCallOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     access: { allowlist: 'axl', subject: (i) => String(i.operation) },
     service: 'axl',

@@ -8,6 +8,7 @@ import {
 } from '../../../kernel/sdk/index.ts';
 import { hostField } from './credential-input.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
+import { connectivityOutput } from './output-shapes.ts';
 
 /** One service a connectivity check tries; it resolves with details worth showing, or throws. */
 export interface ConnectivityProbe<S> {
@@ -33,8 +34,9 @@ export function checkConnectivityTool<S>(
   return toolsFor<S>()({
     name: 'check_connectivity',
     title: `Check ${PRODUCT_LABEL[product]} connectivity`,
-    description: `Tries ${names} on a ${PRODUCT_LABEL[product]} node with your stored credentials, all at once, and returns per service whether it works, its latency in milliseconds and, when it fails, the error code and a clear reason (no credentials, unreachable, TLS, authentication, host key awaiting ${trustTool}). Each service tried counts as one call against your rate limit for that service; a service whose limit is spent is not tried and reports error RATE_LIMITED with retry_after_s, the other services are still checked.`,
+    description: `Tries ${names} on the ${PRODUCT_LABEL[product]} node at once: per service, ok and latency_ms, or an error code and reason. Each service tried takes one call of its rate limit (spent: RATE_LIMITED, skipped).`,
     input: { host: hostField },
+    output: connectivityOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'auditor' },
     service: 'default',

@@ -1,7 +1,6 @@
 // The input every *_store_credentials / *_update_credentials tool takes, and its conversion into the
 // vault's secret. TLS material is checked here so a wrong paste fails at store time, not at first use.
-import { X509Certificate } from 'node:crypto';
-import { BadRequestError, z, type CredentialSecret } from '../../../kernel/sdk/index.ts';
+import { BadRequestError, checkCertificatePem, z, type CredentialSecret } from '../../../kernel/sdk/index.ts';
 import { splitAddress } from '../node/endpoint.ts';
 
 const PEM = z
@@ -9,16 +8,19 @@ const PEM = z
   .max(32 * 1024)
   .regex(/-----BEGIN CERTIFICATE-----/, 'must be a PEM certificate');
 
-export const hostField = z
-  .string()
-  .min(1)
-  .max(270)
-  .describe('The node as name[:port] (DNS name, IPv4, or [IPv6]); the key of the credential');
+export const hostField = z.string().min(1).max(270).describe('Node name or IP, optional :port');
 
 export const credentialInput = {
   host: hostField,
   username: z.string().min(1).max(256).describe('Login name on the node'),
-  password: z.string().min(1).max(1024).describe('Password; stored encrypted, never shown again'),
+  password: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe(
+      "Omit it (recommended): a person enters it on the server's one-time page, so it never passes through the model. Given here it is stored encrypted, unless the server refuses passwords in arguments",
+    ),
   address: z
     .string()
     .max(270)
@@ -49,23 +51,14 @@ export interface CredentialArgs {
   scheme?: 'http' | 'https' | undefined;
 }
 
-function checkPem(pem: string, field: string): string {
-  try {
-    new X509Certificate(pem);
-  } catch {
-    throw new BadRequestError(`${field} is not a parsable X.509 certificate`);
-  }
-  return pem;
-}
-
 export function toSecret(a: CredentialArgs): CredentialSecret {
   const options: Record<string, string> = {};
   if (a.address !== undefined && a.address !== '') {
     if (!splitAddress(a.address)) throw new BadRequestError('address must be host:port, [v6]:port or host');
     options.address = a.address;
   }
-  if (a.ca_cert_pem) options.caCertPem = checkPem(a.ca_cert_pem, 'ca_cert_pem');
-  if (a.cert_pem) options.certPem = checkPem(a.cert_pem, 'cert_pem');
+  if (a.ca_cert_pem) options.caCertPem = checkCertificatePem(a.ca_cert_pem, 'ca_cert_pem');
+  if (a.cert_pem) options.certPem = checkCertificatePem(a.cert_pem, 'cert_pem');
   if (a.scheme) options.scheme = a.scheme;
   return {
     username: a.username,

@@ -1,6 +1,7 @@
 import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
 import { hostField } from './credential-input.ts';
 import { KIND_LABEL, PRODUCT_LABEL, kindPrefix, type CredentialToolSpec } from './product-labels.ts';
+import { deletedOutput } from './output-shapes.ts';
 
 /** `<product>_[<kind>_]delete_credentials`: removes a credential from the caller's own vault. */
 export function deleteCredentialsTool(spec: CredentialToolSpec) {
@@ -10,6 +11,7 @@ export function deleteCredentialsTool(spec: CredentialToolSpec) {
     title: `Delete ${PRODUCT_LABEL[spec.product]} ${what}`,
     description: `Deletes the ${what} stored for a ${PRODUCT_LABEL[spec.product]} host from your vault. Fails if none are stored.`,
     input: { host: hostField },
+    output: deletedOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     access: { minProfile: 'admin' },
     service: 'default',

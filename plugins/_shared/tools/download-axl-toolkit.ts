@@ -6,6 +6,7 @@ import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
 import { throttledProgress } from './progress.ts';
+import { downloadAxlToolkitOutput } from './output-shapes.ts';
 
 /** `<product>_download_axl_toolkit`: fills the local AXL schema cache from the node's toolkit zip. */
 export function downloadAxlToolkitTool(product: Product) {
@@ -14,9 +15,11 @@ export function downloadAxlToolkitTool(product: Product) {
     title: `Download the ${PRODUCT_LABEL[product]} AXL toolkit`,
     description: `Downloads the AXL SQL toolkit zip from a ${PRODUCT_LABEL[product]} publisher (/plugins/axlsqltoolkit.zip) and stores only its WSDL/XSD schema files in the local schema cache, one folder per AXL version (the node's own version for schema/current/). Path traversal, links and oversized entries are refused; the Java sample is never extracted. Needed once per version before any AXL tool works. Reports progress.`,
     input: { host: hostField },
+    output: downloadAxlToolkitOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'admin' },
     service: 'axl',
+    task: 'optional',
     summary: () => ({ operation: 'GET /plugins/axlsqltoolkit.zip' }),
     async handler(input, ctx) {
       const endpoint = await loadEndpoint(

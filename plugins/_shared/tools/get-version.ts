@@ -2,14 +2,16 @@ import { structuredReply, toolsFor, type Product } from '../../../kernel/sdk/ind
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
+import { versionOutput } from './output-shapes.ts';
 
 /** `<product>_get_version`: the node's full version through AXL getCCMVersion. */
 export function getVersionTool(product: Product) {
   return toolsFor<AxlState>()({
     name: 'get_version',
     title: `${PRODUCT_LABEL[product]} version`,
-    description: `Asks a ${PRODUCT_LABEL[product]} node for its version through AXL (getCCMVersion), with your stored AXL credentials. Also says which AXL schema version the server negotiated with it.`,
+    description: `The ${PRODUCT_LABEL[product]} node's version (AXL getCCMVersion), and the AXL schema version negotiated with it.`,
     input: { host: hostField },
+    output: versionOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'auditor' },
     service: 'axl',

@@ -2,13 +2,14 @@ import { BadRequestError, structuredReply, toolsFor, z, type Product } from '../
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
+import { listAxlOperationsOutput } from './output-shapes.ts';
 
 /** `<product>_list_axl_operations`: the cached WSDL's operations, or one operation's request fields. */
 export function listAxlOperationsTool(product: Product, downloadTool: string) {
   return toolsFor<AxlState>()({
     name: 'list_axl_operations',
     title: `List ${PRODUCT_LABEL[product]} AXL operations`,
-    description: `Lists the SOAP operations of the AXL schema in the local cache (filled by ${downloadTool}), optionally filtered by a case-insensitive substring. With "operation", describes that operation's request fields (name, type, repeating, nested children to "depth") so you can build an axl_call. The version is taken from "version", else from the node "host" (negotiated), else the newest cached one.`,
+    description: `Lists the cached AXL schema's operations (${downloadTool}), filtered by pattern; with operation, its request fields to depth. Version: version, else the one negotiated with host, else the newest.`,
     input: {
       host: hostField.optional(),
       version: z
@@ -22,8 +23,9 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
         .regex(/^[A-Za-z][A-Za-z0-9]{0,127}$/)
         .optional()
         .describe('Describe this operation'),
-      depth: z.number().int().min(1).max(6).default(3).describe('How deep to describe nested fields'),
+      depth: z.number().int().min(1).max(6).default(3).describe('Nesting depth'),
     },
+    output: listAxlOperationsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     access: { minProfile: 'auditor' },
     service: 'axl',

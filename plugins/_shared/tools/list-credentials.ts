@@ -1,13 +1,15 @@
 import { defineTool, structuredReply, type Product } from '../../../kernel/sdk/index.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
+import { listCredentialsOutput } from './output-shapes.ts';
 
 /** `<product>_list_credentials`: where the caller has credentials and host keys; never what they are. */
 export function listCredentialsTool(product: Product, kinds: string) {
   return defineTool({
     name: 'list_credentials',
     title: `List ${PRODUCT_LABEL[product]} credentials`,
-    description: `Lists the ${PRODUCT_LABEL[product]} hosts you have stored credentials for (${kinds}), with the kind and last change, and the SSH host-key trust state of each node you have connected to. No secret is ever shown.`,
+    description: `Your stored ${PRODUCT_LABEL[product]} credentials (${kinds}) and SSH host-key states; never a secret.`,
     input: {},
+    output: listCredentialsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     access: { minProfile: 'auditor' },
     service: 'default',

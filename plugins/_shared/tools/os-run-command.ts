@@ -9,19 +9,17 @@ import { validateCommand } from '../vos/command-policy.ts';
 import { hostField } from './credential-input.ts';
 import type { VosState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
+import { osRunCommandOutput } from './output-shapes.ts';
 
 /** `<product>_os_run_command`: one VOS CLI command in the pooled interactive shell of a node. */
 export function osRunCommandTool(product: Product, trustTool: string) {
   return toolsFor<VosState>()({
     name: 'os_run_command',
     title: `Run a ${PRODUCT_LABEL[product]} VOS CLI command`,
-    description:
-      `Runs one VOS CLI command (e.g. "show version active", "utils service list") on a ${PRODUCT_LABEL[product]} node over SSH with your stored OS credentials. ` +
-      "The command must be a single line of printable ASCII and match your profile's SSH allowlist as a whole. One shell per node is kept open and reused, pagination off. " +
-      `A command that asks "Continue (y/n)?" is answered "n" and refused unless confirm is true (admin profile only). The first connection to a node is refused until its host key is trusted with ${trustTool}.`,
+    description: `Runs one VOS CLI command line over SSH (e.g. show version active), as your SSH allowlist permits. A (y/n) question is answered n unless confirm (admin only). A new node's host key must first be trusted with ${trustTool}.`,
     input: {
       host: hostField,
-      command: z.string().min(1).max(512).describe('One VOS CLI command line'),
+      command: z.string().min(1).max(512),
       confirm: z.boolean().default(false).describe('Answer "y" to a (y/n) question (admin only)'),
       timeout_s: z
         .number()
@@ -29,8 +27,9 @@ export function osRunCommandTool(product: Product, trustTool: string) {
         .min(1)
         .max(900)
         .optional()
-        .describe('Overrides the time budget (show 30 s, utils service list 120 s, ...)'),
+        .describe('Seconds to allow (default per command)'),
     },
+    output: osRunCommandOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     access: { allowlist: 'ssh', subject: (i) => validateCommand(i.command) },
     service: 'ssh',

@@ -1,6 +1,7 @@
 import { defineTool, structuredReply, z, type Product } from '../../../kernel/sdk/index.ts';
 import { hostField } from './credential-input.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
+import { hostKeyOutput } from './output-shapes.ts';
 
 /** `<product>_os_trust_fingerprint`: pins or rejects the SSH host key a node presented. */
 export function trustFingerprintTool(product: Product) {
@@ -17,6 +18,7 @@ export function trustFingerprintTool(product: Product) {
         .describe('SHA256:<base64> fingerprint, as the refusal showed it'),
       action: z.enum(['trust', 'reject']).describe('trust pins the key; reject refuses it'),
     },
+    output: hostKeyOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     access: { minProfile: 'admin' },
     service: 'default',

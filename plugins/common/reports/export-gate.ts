@@ -18,7 +18,11 @@ export class ExportGate {
       await this.acquire();
       try {
         signal?.throwIfAborted();
-        return await fn();
+        const out = await fn();
+        // A render in progress is not interrupted (it is bounded in time), but a cancelled export's
+        // PDF is never handed on to be written.
+        signal?.throwIfAborted();
+        return out;
       } finally {
         this.release();
       }

@@ -1,18 +1,21 @@
 import { ReportTooComplexError, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { commonTool } from '../shared.ts';
 import { renderMarkdown } from '../reports/markdown-renderer.ts';
+import { HANDED_OVER, handOver } from '../reports/hand-over.ts';
 
 export default commonTool({
   name: 'export_report_pdf',
   title: 'Export a report to PDF',
   description:
-    "Renders one of your Markdown reports to PDF (A4, page numbers) beside it, and returns the PDF file name and size. A report too large or too complex to render within the server's bounds is refused with REPORT_TOO_COMPLEX; the PDF counts toward your report quota (REPORT_QUOTA_EXCEEDED when full).",
+    'Renders one of your Markdown reports to PDF beside it. Returns its name, size, a report:// link and a one-time download_url.',
   input: {
     name: z.string().max(128).describe('Report file name (.md)'),
   },
+  output: { name: z.string(), pdf: z.string(), bytes: z.number(), ...HANDED_OVER },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: { minProfile: 'auditor' },
   service: 'report',
+  task: 'optional',
   async handler(input, ctx) {
     const { limits } = ctx.shared;
     const store = ctx.shared.storeFor(ctx.caller.name);
@@ -36,7 +39,10 @@ export default commonTool({
     const pdfName = await store.writePdf(input.name, pdf);
     await ctx.progress(3, 3, 'written');
     ctx.audit({ event: 'EXPORTED', status: 'OK', report: input.name, pdf: pdfName, bytes: pdf.length });
-    return structuredReply({ name: input.name, pdf: pdfName, bytes: pdf.length });
+    const handed = handOver(ctx, pdfName);
+    return structuredReply({ name: input.name, pdf: pdfName, bytes: pdf.length, ...handed.fields }, [
+      handed.link,
+    ]);
   },
 });
 

@@ -6,7 +6,7 @@ export default commonTool({
   name: 'read_report',
   title: 'Read a report',
   description:
-    'Reads one of your reports in chunks (64 KiB by default). Pass the returned next_cursor to read on; next_cursor is null at the end. Without a name, lists your reports.',
+    'Reads one of your reports in chunks; pass next_cursor to go on (null at the end). Without a name, lists your reports.',
   input: {
     name: z.string().max(128).optional().describe('Report file name; omit to list your reports'),
     cursor: z.number().int().min(0).default(0).describe('Byte offset from a previous next_cursor'),
@@ -15,8 +15,17 @@ export default commonTool({
       .int()
       .min(1024)
       .max(1024 * 1024)
-      .default(DEFAULT_CHUNK_BYTES)
-      .describe('Chunk size in bytes'),
+      .default(DEFAULT_CHUNK_BYTES),
+  },
+  // Without a name, the list of reports; with one, a chunk of it.
+  output: {
+    reports: z.array(z.object({ name: z.string(), bytes: z.number(), modified: z.string() })).optional(),
+    name: z.string().optional(),
+    size: z.number().optional(),
+    cursor: z.number().optional(),
+    next_cursor: z.number().nullable().optional(),
+    eof: z.boolean().optional(),
+    content: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: { minProfile: 'auditor' },

@@ -1,5 +1,6 @@
 import { BadRequestError, NotFoundError, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { commonTool } from '../shared.ts';
+import { HANDED_OVER, handOver } from '../reports/hand-over.ts';
 import { insertAfter, joinBlocks, outline, quoteHeadingText, resumeInto } from '../reports/sections.ts';
 
 /** Headings listed in a write's answer; a report with more says how many it has. */
@@ -9,19 +10,22 @@ export default commonTool({
   name: 'write_report',
   title: 'Write a Markdown report',
   description:
-    'Writes Markdown to one of your reports. Modes: create (fails if it exists), append (adds at the end of an existing report), overwrite (replaces everything), resume (continues an interrupted report: if the report already has the first heading of your content, everything from that heading on is replaced, so re-sending a section never duplicates it; otherwise appended), insert_after (inserts after the section that starts with the heading given as anchor). Returns the size and the list of section headings (the first 1000, each cut at 200 characters, with sections_total when there are more). Your reports and their PDFs are limited in number and total size: a write that adds a report or grows one past the limit is refused with REPORT_QUOTA_EXCEEDED.',
+    "Writes Markdown to one of your reports. mode: create, append, overwrite, resume (replaces from your content's first heading if present, else appends), insert_after (after the section headed anchor). Returns size, headings, a report:// link and a one-time download_url.",
   input: {
     name: z.string().max(128).describe('Report file name, e.g. cucm-audit-2026-11.md'),
-    content: z
-      .string()
-      .max(10 * 1024 * 1024)
-      .describe('Markdown to write'),
+    content: z.string().max(10 * 1024 * 1024),
     mode: z.enum(['create', 'append', 'overwrite', 'resume', 'insert_after']),
-    anchor: z
-      .string()
-      .max(512)
-      .optional()
-      .describe('insert_after only: the heading after whose section to insert, e.g. "## Findings"'),
+    anchor: z.string().max(512).optional().describe('insert_after: the section heading, e.g. "## Findings"'),
+  },
+  output: {
+    name: z.string(),
+    mode: z.string(),
+    bytes: z.number(),
+    sections: z.array(z.string()),
+    sections_total: z.number().optional(),
+    last_section: z.string().nullable(),
+    replaced_from: z.string().optional(),
+    ...HANDED_OVER,
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   access: { minProfile: 'auditor' },
@@ -56,14 +60,19 @@ export default commonTool({
     });
     const sections = outline(text, SECTIONS_LISTED);
     ctx.audit({ event: 'WRITTEN', status: 'OK', report: input.name, mode: input.mode, bytes });
-    return structuredReply({
-      name: input.name,
-      mode: input.mode,
-      bytes,
-      sections: sections.listed,
-      ...(sections.total > sections.listed.length ? { sections_total: sections.total } : {}),
-      last_section: sections.last,
-      ...(replacedFrom ? { replaced_from: replacedFrom } : {}),
-    });
+    const handed = handOver(ctx, input.name);
+    return structuredReply(
+      {
+        name: input.name,
+        mode: input.mode,
+        bytes,
+        sections: sections.listed,
+        ...(sections.total > sections.listed.length ? { sections_total: sections.total } : {}),
+        last_section: sections.last,
+        ...(replacedFrom ? { replaced_from: replacedFrom } : {}),
+        ...handed.fields,
+      },
+      [handed.link],
+    );
   },
 });

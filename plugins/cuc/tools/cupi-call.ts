@@ -25,14 +25,10 @@ export default cucTool({
   name: 'cupi_call',
   title: 'Call the Unity Connection REST API (CUPI)',
   description:
-    'Sends one CUPI request (GET, POST, PUT or DELETE) to a path under /vmrest/ on a Unity Connection node, with your stored CUPI credentials, JSON in and out. ' +
-    'Give the path only (e.g. /vmrest/users/<ObjectId>): absolute URLs, other hosts, "..", encoded or double-encoded traversal, backslashes, "@", fragments and control characters are refused before anything is sent. ' +
-    'Query parameters go in "query" (e.g. {"templateAlias":"voicemailusertemplate"} to create a user), not in the path. The body (POST, PUT) is sent as JSON. ' +
-    "Returns the HTTP status, the Location of a created object (201; location_path is its path for the next call) and the answer body (JSON, or text). Any non-2xx answer is a CUPIError with the node's status and message. " +
-    'Checked against your profile\'s CUPI allowlist as "METHOD /vmrest/...".',
+    'Sends one CUPI request (GET, POST, PUT, DELETE) to a path under /vmrest/, JSON in and out. Path only, e.g. /vmrest/users/<ObjectId>; query parameters in query. Returns the status, location_path of a created object and the body; non-2xx is CUPIError. Allowlist subject: METHOD /vmrest/....',
   input: {
     host: hostField,
-    method: z.enum(['GET', 'POST', 'PUT', 'DELETE']).describe('HTTP method'),
+    method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
     path: z
       .string()
       .min(1)
@@ -41,11 +37,21 @@ export default cucTool({
     query: z
       .record(z.string().max(64), z.union([z.string().max(1024), z.number(), z.boolean()]))
       .optional()
-      .describe('Query parameters, e.g. {"templateAlias":"voicemailusertemplate"}; encoded for you'),
+      .describe('e.g. {"templateAlias":"voicemailusertemplate"}'),
     body: z
       .union([z.record(z.string(), jsonValue), z.array(jsonValue)])
       .optional()
-      .describe('JSON body for POST and PUT, e.g. {"Alias":"jdoe","DtmfAccessId":"1234"}'),
+      .describe('For POST and PUT, e.g. {"Alias":"jdoe"}'),
+  },
+  // body: the node's answer as JSON when it parses, else its text.
+  output: {
+    host: z.string(),
+    method: z.string(),
+    path: z.string(),
+    status: z.number(),
+    location: z.string().optional(),
+    location_path: z.string().optional(),
+    body: z.unknown().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   // Runs after validation; an unsafe path throws BAD_REQUEST here, before the allowlist and any I/O.

@@ -19,24 +19,25 @@ export default cucTool({
   name: 'cupi_list',
   title: 'List Unity Connection objects (CUPI)',
   description:
-    'Lists objects of a CUPI resource (GET /vmrest/<resource>) on a Unity Connection node, one page at a time: e.g. resource "users", query "(alias startswith ab)", sort "(alias asc)". ' +
-    'The answer is always { total, page, rows_per_page, count, items: [...] }: a single hit and no hit come back as arrays too, and total counts every match over all pages (more is true while pages remain). ' +
-    'Checked against your profile\'s CUPI allowlist as "GET /vmrest/<resource>".',
+    'Lists a CUPI resource (GET /vmrest/<resource>) one page at a time, e.g. resource users, query (alias startswith ab), sort (alias asc). Answers { total, page, rows_per_page, count, items, more }. Allowlist subject: GET /vmrest/<resource>.',
   input: {
     host: hostField,
-    resource: z
-      .string()
-      .min(1)
-      .max(256)
-      .describe(
-        'The list below /vmrest/, e.g. users, handlers/callhandlers, usertemplates (or /vmrest/users)',
-      ),
-    query: clause
-      .optional()
-      .describe('CUPI search, e.g. (alias startswith ab), (alias is jsmith), (dtmfaccessid isnull)'),
+    resource: z.string().min(1).max(256).describe('Below /vmrest/, e.g. users, handlers/callhandlers'),
+    query: clause.optional().describe('e.g. (alias startswith ab), (dtmfaccessid isnull)'),
     sort: clause.optional().describe('CUPI sort, e.g. (alias asc) or (lastname desc)'),
-    rowsPerPage: z.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100).describe('Objects per page'),
-    pageNumber: z.number().int().min(1).max(1_000_000).default(1).describe('Page to return, from 1'),
+    rowsPerPage: z.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100),
+    pageNumber: z.number().int().min(1).max(1_000_000).default(1),
+  },
+  output: {
+    host: z.string(),
+    resource: z.string(),
+    total: z.number(),
+    page: z.number(),
+    rows_per_page: z.number(),
+    count: z.number(),
+    more: z.boolean(),
+    object_name: z.string().optional(),
+    items: z.array(z.unknown()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   // The canonical path, so the allowlist never sees an encoded or dotted spelling (unsafe ones throw).

@@ -1,4 +1,4 @@
-import { structuredReply } from '../../../kernel/sdk/index.ts';
+import { structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { hostField } from '../../_shared/tools/credential-input.ts';
 import { cucTool } from '../shared.ts';
 
@@ -6,9 +6,9 @@ import { cucTool } from '../shared.ts';
 export default cucTool({
   name: 'get_version',
   title: 'Unity Connection version',
-  description:
-    'Asks a Unity Connection node for its product version through CUPI (GET /vmrest/version/product) with your stored CUPI credentials, e.g. {"name":"Cisco Unity Connection Version","version":"15.0.1.10000-1"}.',
+  description: "The Unity Connection node's version (CUPI GET /vmrest/version/product).",
   input: { host: hostField },
+  output: { host: z.string(), name: z.string(), version: z.string() },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: { minProfile: 'auditor' },
   service: 'cupi',

@@ -9,7 +9,7 @@ export default cucmTool({
   name: 'phone_screenshot',
   title: 'Capture an IP phone display',
   description:
-    "Captures what an IP phone's display shows (GET /CGI/Screenshot with your stored phone credential, see cucm_phone_store_credentials) and returns it as a PNG image. The user must control the device in CUCM and the phone's web access must be enabled. BMP screenshots of older phones and CiscoIPPhoneImage XML of old firmware are converted to PNG. Plain HTTP, the default for phones, sends the credentials unencrypted (a limitation of the phone); store the credential with scheme https where the phone serves it (98xx need it).",
+    "An IP phone's display as PNG (GET /CGI/Screenshot), with your phone credential. The user must control the device and its web access be on. HTTP sends the credential unencrypted: use scheme https where the phone serves it (98xx).",
   input: {
     host: hostField.describe("The phone's name or address: the key its phone credential is stored under"),
     timeout_s: z
@@ -19,6 +19,13 @@ export default cucmTool({
       .max(120)
       .default(20)
       .describe('Seconds to wait for the phone, per attempt'),
+  },
+  output: {
+    host: z.string(),
+    width: z.number(),
+    height: z.number(),
+    source_format: z.string(),
+    bytes: z.number(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: { minProfile: 'auditor' },

@@ -28,8 +28,8 @@ export const risportQueryInput = {
   operation: z
     .enum(RIS_OPERATIONS)
     .default('selectCmDeviceExt')
-    .describe('selectCmDeviceExt (default) or selectCmDevice; same criteria and answer'),
-  device_class: z.enum(DEVICE_CLASSES).default('Any').describe('Device class to select'),
+    .describe('Same criteria and answer either way'),
+  device_class: z.enum(DEVICE_CLASSES).default('Any'),
   model: z
     .number()
     .int()
@@ -37,7 +37,7 @@ export const risportQueryInput = {
     .max(99_999)
     .default(255)
     .describe('RisPort model enum number; 255 = any model'),
-  status: z.enum(STATUSES).default('Any').describe('Registration status to select'),
+  status: z.enum(STATUSES).default('Any'),
   select_by: z.enum(SELECT_BY).default('Name').describe('What select_items are matched against'),
   select_items: z
     .array(z.string().min(1).max(256))
@@ -46,34 +46,28 @@ export const risportQueryInput = {
     .default(['*'])
     .describe('Patterns with * wildcards, e.g. ["SEP0011*"], ["10.1.2.*"], ["1001"]'),
   node_name: z.string().max(255).default('').describe('Only this CallManager node (name as RIS reports it)'),
-  protocol: z.enum(PROTOCOLS).default('Any').describe('Device protocol'),
-  download_status: z.enum(DOWNLOAD_STATUSES).default('Any').describe('Firmware download status'),
+  protocol: z.enum(PROTOCOLS).default('Any'),
+  download_status: z.enum(DOWNLOAD_STATUSES).default('Any'),
   max_returned_devices: z
     .number()
     .int()
     .min(1)
     .max(2000)
     .default(1000)
-    .describe('Records per request (the node caps it at 1000, or 2000 on recent releases)'),
+    .describe('Records per request (nodes cap it at 1000 or 2000)'),
   max_devices: z
     .number()
     .int()
     .min(1)
     .max(50_000)
     .default(2000)
-    .describe('Unique devices in this answer at most; past it the answer carries state_info'),
-  max_requests: z
-    .number()
-    .int()
-    .min(1)
-    .max(15)
-    .default(5)
-    .describe("Requests this call may spend of the cluster's 15 per minute"),
+    .describe('Devices per answer; past it, state_info'),
+  max_requests: z.number().int().min(1).max(15).default(5).describe("Of the cluster's 15 requests a minute"),
   state_info: z
     .string()
     .max(64 * 1024)
     .optional()
-    .describe('Cursor from an earlier answer: continue it (same host, operation and criteria)'),
+    .describe('From an earlier answer, to continue it'),
 };
 
 /** `cucm_risport_query`: real-time registration of devices, every page, one record per device. */
@@ -81,10 +75,28 @@ export default cucmTool({
   name: 'risport_query',
   title: 'Query CUCM device registration (RisPort70)',
   description:
-    'Asks RisPort70 which devices are registered where (selectCmDevice / selectCmDeviceExt) with your stored AXL credentials, and returns one normalised record per device: name, node, status, status_reason {code, meaning} (0 registered, 6 connectivity error, 9 CallManager reset, 13 keep-alive timeout, 16 duplicate registration...), IP addresses, directory numbers, model, protocol, timestamp. ' +
-    'Pages with StateInfo automatically; a device several nodes report is returned once (Registered before other states, then the newest record), the other records listed in also_reported_by. ' +
-    'The cluster allows 15 RIS requests per minute shared by all clients: the server keeps to it, waits briefly for a free request, else stops. An answer that stops early (max_requests, max_devices, rate_limit with retry_after_seconds, error) says so in stopped_because and carries state_info: call again with the same arguments plus that state_info to continue. Needs cucm_download_ris_toolkit first.',
+    "Device registration from RisPort70 (selectCmDeviceExt or selectCmDevice): one record per device (status, status_reason, IPs, DNs, model, protocol, node), paged and de-duplicated, within the cluster's 15 requests a minute. An answer that stops early carries stopped_because and state_info: repeat the call with it. Needs cucm_download_ris_toolkit.",
   input: risportQueryInput,
+  // The envelope is the server's (paging, counts, budget); a device carries what its node reported.
+  output: {
+    host: z.string(),
+    operation: z.string(),
+    complete: z.boolean(),
+    stopped_because: z.string().optional(),
+    retry_after_seconds: z.number().optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    state_info: z.string().optional(),
+    dedupe_across_calls: z.boolean().optional(),
+    answer_shape: z.enum(['cucm15', 'legacy']).optional(),
+    requests: z.number(),
+    records_read: z.number(),
+    duplicates_merged: z.number(),
+    devices_returned: z.number(),
+    nodes: z.array(z.looseObject({ name: z.string(), records_read: z.number(), devices: z.number() })),
+    by_status: z.record(z.string(), z.number()),
+    devices: z.array(z.looseObject({ name: z.string(), node: z.string(), status: z.string() })),
+    rate_limit: z.object({ per_minute: z.number(), remaining: z.number() }),
+  },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: { allowlist: 'ris', subject: (i) => String(i.operation) },
   service: 'ris',

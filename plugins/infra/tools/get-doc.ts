@@ -7,12 +7,11 @@ const MAX_CANDIDATES = 20;
 export default defineTool({
   name: 'get_doc',
   title: 'Get a doc',
-  description:
-    'The full content of a doc or resource, by URI (e.g. cuc://cupi/reference) or by the name infra_list_docs shows. ' +
-    'A name several docs share (e.g. "overview" in each product\'s CLI guide) is refused with BAD_REQUEST listing their URIs: call again with one of them.',
+  description: 'A doc in full, by URI (e.g. cuc://cupi/reference) or by its infra_list_docs name.',
   input: {
     name: z.string().min(1).max(256).describe('A resource URI or a doc name'),
   },
+  output: { uri: z.string(), mimeType: z.string(), text: z.string() },
   annotations: READ_ONLY_LOCAL,
   access: { minProfile: 'auditor' },
   service: 'default',

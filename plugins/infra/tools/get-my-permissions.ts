@@ -1,12 +1,21 @@
-import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
+import { PRODUCTS, defineTool, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { READ_ONLY_LOCAL } from './annotations.ts';
 
 export default defineTool({
   name: 'get_my_permissions',
   title: 'My permissions',
   description:
-    'Your authoritative RBAC matrix, read from the same objects every call is checked against: profile, products, permitted and refused tools, allowlists (AXL, RIS, SSH, CUPI) and rate limits per product and service with what remains in the current window.',
+    'Your RBAC matrix, as every call is checked: profile, products, permitted and refused tools, allowlists, rate limits and what remains of them.',
   input: {},
+  output: {
+    client: z.string(),
+    profile: z.string(),
+    products: z.array(z.enum(PRODUCTS)),
+    tools: z.object({ allowed: z.array(z.string()), denied: z.array(z.string()) }),
+    allowlists: z.record(z.string(), z.unknown()),
+    allowlistNarrowing: z.record(z.string(), z.unknown()),
+    rateLimits: z.record(z.string(), z.record(z.string(), z.looseObject({ limit: z.number() }))),
+  },
   annotations: READ_ONLY_LOCAL,
   access: { minProfile: 'auditor' },
   service: 'default',

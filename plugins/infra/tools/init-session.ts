@@ -1,4 +1,4 @@
-import { defineTool, structuredReply, type CatalogueTool } from '../../../kernel/sdk/index.ts';
+import { defineTool, structuredReply, type CatalogueTool, z } from '../../../kernel/sdk/index.ts';
 import { READ_ONLY_LOCAL } from './annotations.ts';
 
 /** A purpose is one line: a session's first call pays for every character of it, for every tool. */
@@ -20,8 +20,16 @@ export default defineTool({
   name: 'init_session',
   title: 'Initialise the session',
   description:
-    'Recommended first call. Returns the catalogue once: every tool with a one-line purpose and whether it is permitted to you, prompt names, the number of docs, and your effective RBAC matrix (products, allowlists, rate limits). Input schemas are in tools/list, docs in infra_list_docs.',
+    'Recommended first call: every tool with a one-line purpose and whether you may call it, prompt names, and your RBAC matrix. Input schemas are in tools/list.',
   input: {},
+  output: {
+    server: z.object({ name: z.string(), version: z.string() }),
+    client: z.object({ name: z.string(), profile: z.string() }),
+    tools: z.array(z.object({ name: z.string(), purpose: z.string(), permitted: z.boolean() })),
+    prompts: z.array(z.string()),
+    docCount: z.number(),
+    permissions: z.looseObject({ client: z.string(), profile: z.string(), products: z.array(z.string()) }),
+  },
   annotations: READ_ONLY_LOCAL,
   access: { minProfile: 'auditor' },
   service: 'default',

@@ -1,12 +1,19 @@
-import { PRODUCTS, defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
+import { PRODUCTS, defineTool, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { READ_ONLY_LOCAL } from './annotations.ts';
 
 export default defineTool({
   name: 'list_available_products',
   title: 'Licensed versus permitted products',
-  description:
-    'The products the license enables, the products in your scope, those you can use (both), and the difference: licensed but out of your scope, and in your scope but not licensed.',
+  description: 'Products licensed, in your scope, usable (both), and the differences between the two.',
   input: {},
+  output: {
+    all: z.array(z.enum(PRODUCTS)),
+    licensed: z.array(z.enum(PRODUCTS)),
+    in_scope: z.array(z.enum(PRODUCTS)),
+    available: z.array(z.enum(PRODUCTS)),
+    out_of_scope: z.array(z.enum(PRODUCTS)),
+    not_licensed: z.array(z.enum(PRODUCTS)),
+  },
   annotations: READ_ONLY_LOCAL,
   access: { minProfile: 'auditor' },
   service: 'default',

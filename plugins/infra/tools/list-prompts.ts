@@ -1,12 +1,22 @@
-import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
+import { defineTool, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { READ_ONLY_LOCAL } from './annotations.ts';
 
 export default defineTool({
   name: 'list_prompts',
   title: 'List prompts',
-  description:
-    'The guided workflows (prompts) available to you, filtered by your product scope and profile, with their arguments.',
+  description: 'The prompts (guided workflows) available to you, with their arguments.',
   input: {},
+  output: {
+    prompts: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        description: z.string(),
+        module: z.string(),
+        arguments: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
+      }),
+    ),
+  },
   annotations: READ_ONLY_LOCAL,
   access: { minProfile: 'auditor' },
   service: 'default',

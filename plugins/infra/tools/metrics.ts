@@ -1,12 +1,17 @@
-import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
+import { defineTool, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { READ_ONLY_LOCAL } from './annotations.ts';
 
 export default defineTool({
   name: 'metrics',
   title: 'Server metrics',
-  description:
-    'Raw metrics of this server (counters, gauges, histograms), the same as GET /metrics, as JSON.',
+  description: "This server's metrics as JSON (as GET /metrics).",
   input: {},
+  output: {
+    metrics: z.record(
+      z.string(),
+      z.looseObject({ type: z.string(), help: z.string(), values: z.array(z.unknown()) }),
+    ),
+  },
   annotations: READ_ONLY_LOCAL,
   access: { minProfile: 'auditor' },
   service: 'default',

@@ -38,11 +38,6 @@ export const NOT_APPLICABLE: readonly Exclusion[] = [
       'pending in the suite; it needs a tool named json_schema_2020_12_tool, and every tool is published as <module>_<name> with an input schema generated from zod (2020-12 dialect)',
   },
   {
-    scenario: 'server-sse-polling',
-    reason:
-      'pending in the suite (its reference server cannot pass it): SSE polling needs a tool that drops its stream mid-call and an event store to resume from; the server keeps no event store, a 2025-11-25 client re-sends its request',
-  },
-  {
     scenario: 'dns-rebinding-protection',
     reason:
       'scoped by the suite to localhost servers without HTTPS and authentication: over TLS its forged Host becomes the TLS server name (the client itself refuses the certificate) and its "valid" probe carries Origin http://, which is not this HTTPS server\'s origin; the Host/Origin guard is tested in test/kernel/http/transport-guard.test.ts',

@@ -113,14 +113,24 @@ describe('clients/<name>/client.json', () => {
       narrowing: {
         allowlists: { axl: { allow: ['get*'], deny: ['executeSQLQuery'] } },
         rateLimits: { cucm: { axl: { limit: 10, windowSeconds: 60 } } },
+        readOnly: false,
       },
     });
+  });
+
+  it('reads a standing toolset view (toolsets, readOnly)', () => {
+    const path = join(state.dir, 'view.json');
+    writeFileSync(path, JSON.stringify({ toolsets: ['cucm', 'reports'], readOnly: true }));
+    const n = readClientSettings('c1', path).narrowing;
+    assert.deepEqual(n.toolsets, ['cucm', 'reports']);
+    assert.equal(n.readOnly, true);
   });
 
   it('treats a missing file as nothing narrowed', () => {
     assert.deepEqual(readClientSettings('c1', join(state.dir, 'absent.json')).narrowing, {
       allowlists: {},
       rateLimits: {},
+      readOnly: false,
     });
   });
 
@@ -133,6 +143,9 @@ describe('clients/<name>/client.json', () => {
       /rateLimits\.cucm\.axl\.limit/,
     ],
     ['an unknown key', JSON.stringify({ redirects: [] }), /redirects|Unrecognized/],
+    ['an unknown toolset', JSON.stringify({ toolsets: ['cucm', 'ftp'] }), /toolsets\.1/],
+    ['an empty toolset list', JSON.stringify({ toolsets: [] }), /toolsets: names no toolset/],
+    ['a readOnly that is not a boolean', JSON.stringify({ readOnly: 'yes' }), /readOnly/],
     ['a bad redirect', JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }), /loopback/],
   ];
   for (const [what, content, message] of bad) {

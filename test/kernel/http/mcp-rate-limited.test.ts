@@ -73,9 +73,7 @@ describe('a rate-limited tools/call', () => {
       // Other requests of the session are unaffected, and another refusal keeps its in-band form.
       const tools = await c.client.listTools();
       assert.ok(tools.tools.some((t) => t.name === 'infra_health'));
-      const unknown = await c.call('no_such_tool');
-      assert.equal(unknown.isError, true);
-      assert.equal(unknown.structuredContent?.error, 'NOT_FOUND');
+      await assert.rejects(c.call('no_such_tool'), /-32602.*NOT_FOUND/);
     });
 
     it('is recorded once: one RATE_LIMITED record, one ACTIONS outcome, one metric increment', async () => {

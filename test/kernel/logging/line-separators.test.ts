@@ -116,7 +116,7 @@ describe('hostile tool arguments through the real server', () => {
     });
     assert.equal(r.isError, true);
     // An unknown tool's name is audited as sent.
-    await c.call(`no_such_tool_${HOSTILE}`, { host: HOSTILE });
+    await assert.rejects(c.call(`no_such_tool_${HOSTILE}`, { host: HOSTILE }), /-32602/);
 
     const audit = assertOneRecordPerLine(join(k.stateDir, 'logs', 'audit.log'));
     const actions = audit.filter((x) => x.event === 'ACTIONS');

@@ -121,8 +121,12 @@ describe('tool call refusals, each audited', () => {
   });
 
   it('an unknown tool and invalid arguments are coded errors, audited ERROR', async () => {
-    const unknown = await c.call('infra_nope');
-    assert.equal(unknown.structuredContent?.error, 'NOT_FOUND');
+    // An unknown tool is a protocol error (JSON-RPC -32602), still audited under the name sent.
+    await assert.rejects(c.call('infra_nope'), (err: unknown) => {
+      assert.equal((err as { code?: number }).code, -32602);
+      assert.match(String((err as Error).message), /NOT_FOUND: no tool named infra_nope/);
+      return true;
+    });
     assert.equal(lastAction(k, 'infra_nope')?.result, 'ERROR');
     // common_read_report is outside the tight infra limit, so only validation can refuse it.
     const bad = await c.call('common_read_report', { name: 'ok.md', cursor: -1 });

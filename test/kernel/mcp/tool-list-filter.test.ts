@@ -33,12 +33,18 @@ describe('tools/list holds what the caller may call', () => {
   before(async () => {
     seedServerKeys(state.dir);
     writeAuditCopy(state.dir, []);
+    // A standing view: this operator-profile client sees only its cucm reads, on every connection.
+    mkdirSync(join(state.dir, 'clients', 'ro'), { recursive: true });
+    writeFileSync(
+      join(state.dir, 'clients', 'ro', 'client.json'),
+      JSON.stringify({ toolsets: ['cucm', 'reports'], readOnly: true }),
+    );
     k = await startTestKernel({
       stateDir: state.dir,
       seedKeys: false,
       license: { products: ['cucm', 'imp', 'cuc'], expiresInDays: 30 },
       env: {
-        AUTH_CLIENTS: 'ada:admin:cucm+imp+cuc,aud:auditor:cucm,cop:auditcopy:cucm',
+        AUTH_CLIENTS: 'ada:admin:cucm+imp+cuc,aud:auditor:cucm,cop:auditcopy:cucm,ro:operator:cucm+imp+cuc',
         AUTH_BCRYPT_COST: '4',
       },
     });
@@ -154,6 +160,49 @@ describe('tools/list holds what the caller may call', () => {
       await sub.close();
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it("client.json's toolsets and readOnly hold on every connection, which may narrow them but never widen", async () => {
+    const ro = await lists('ro');
+    for (const [revision, tools] of [
+      ['2025-11-25', ro.legacy],
+      ['2026-07-28', ro.modern],
+    ] as const) {
+      const names = tools.map((t) => t.name);
+      assert.ok(names.includes('cucm_get_version') && names.includes('common_read_report'), revision);
+      assert.ok(names.includes('infra_init_session'), `${revision}: infra tools always`);
+      assert.deepEqual(tools.filter(isWrite), [], `${revision}: read-only tools only`);
+      assert.deepEqual(
+        names.filter((n) => n.startsWith('imp_') || n.startsWith('cuc_') || n.includes('credentials')),
+        [],
+        `${revision}: only the cucm and reports toolsets`,
+      );
+    }
+    // A connection asking for another toolset gets the intersection (infra only), not the union.
+    const wider = await connectMcp(k, startupToken(k.stateDir, 'ro'), '/mcp?toolsets=imp');
+    try {
+      const names = (await wider.client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.length > 0 && names.every((n) => n.startsWith('infra_')), names.join(','));
+      const r = await wider.call('imp_get_version', { host: 'imp.lab.test' });
+      assert.equal(r.isError, true);
+      assert.equal(r.structuredContent?.error, 'ProfilePermissionError');
+    } finally {
+      await wider.close();
+    }
+    // The call gate holds the same line: a write tool its operator profile grants is refused.
+    const c = await connectMcp(k, startupToken(k.stateDir, 'ro'));
+    try {
+      const r = await c.call('cucm_store_credentials', {
+        host: 'cucm.lab.test',
+        username: 'u',
+        password: 'p',
+      });
+      assert.equal(r.isError, true);
+      assert.equal(r.structuredContent?.error, 'ProfilePermissionError');
+      assert.match(JSON.stringify(r.content), /client\.json/);
+    } finally {
+      await c.close();
     }
   });
 });

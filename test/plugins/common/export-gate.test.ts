@@ -62,4 +62,21 @@ describe('export admission', () => {
     assert.equal(started, false);
     assert.equal(await gate.run('b', async () => 'ran'), 'ran');
   });
+
+  it('an export cancelled while it renders hands no PDF on (nothing to write), and frees its slot', async () => {
+    const gate = new ExportGate(1);
+    const ac = new AbortController();
+    const rendering = gate.run(
+      'a',
+      async () => {
+        // The render is not interrupted; the client cancels while it runs.
+        ac.abort(new Error('cancelled while rendering'));
+        await tick();
+        return Buffer.from('%PDF-');
+      },
+      ac.signal,
+    );
+    await assert.rejects(rendering, /cancelled while rendering/);
+    assert.equal(await gate.run('b', async () => 'ran'), 'ran');
+  });
 });

@@ -337,7 +337,8 @@ describe('secret hygiene: no canary and no secret in anything observable', { tim
     for (const [args, code] of refused) await fails('admin', 'cucm_store_credentials', args, code);
     const nowhere = { ...cred(cucm, 'axl', ARG.refused), host: 'nowhere.example.com' };
     await fails('admin', 'cucm_update_credentials', nowhere, /CredentialError/);
-    await fails('admin', 'cucm_no_such_tool', { password: ARG.refused }, /NOT_FOUND/);
+    // An unknown tool is a JSON-RPC error (-32602), not a tool result.
+    await assert.rejects(call('admin', 'cucm_no_such_tool', { password: ARG.refused }), /-32602.*NOT_FOUND/);
     await ok('admin', 'cucm_list_credentials');
   });
 

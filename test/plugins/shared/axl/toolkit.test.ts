@@ -153,4 +153,22 @@ describe('AXL toolkit extraction refuses hostile zips', () => {
     await assert.rejects(downloadAxlToolkit(opts('pin', { certPem: other.certPem })), ConnectivityError);
     nothingWritten('pin');
   });
+
+  it('a download cancelled after the zip arrived caches nothing (an MCP task cancelled mid-way)', async () => {
+    body = await zipOf(schemaFiles('15.0'));
+    const ac = new AbortController();
+    await assert.rejects(
+      downloadAxlToolkit(
+        opts('cancelled', {
+          signal: ac.signal,
+          // The whole zip is in: the cancel lands during the extraction.
+          onProgress: (_done, _total, message) => {
+            if (message.startsWith('extracting')) ac.abort(new Error('the task was cancelled'));
+          },
+        }),
+      ),
+      /the task was cancelled/,
+    );
+    assert.deepEqual(readdirSync(join(dir, 'cancelled', 'axl')), [], 'no version and no work folder left');
+  });
 });

@@ -37,7 +37,7 @@ export const STATUS_OF: Record<string, number> = Object.fromEntries(
     .map((e) => [e.code, e.status]),
 );
 
-type Family = 'mcp' | 'oauth' | 'authorize' | 'other';
+type Family = 'mcp' | 'oauth' | 'authorize' | 'credentials' | 'other';
 
 function familyOf(target: string): Family {
   let path = target;
@@ -47,6 +47,7 @@ function familyOf(target: string): Family {
   if (path === '/mcp' || path === '/mcp/') return 'mcp';
   if (path === '/token' || path === '/revoke' || path === '/register') return 'oauth';
   if (path === '/authorize') return 'authorize';
+  if (path.startsWith('/credentials/enter/')) return 'credentials';
   return 'other';
 }
 
@@ -62,10 +63,19 @@ function parseJson(text: string): unknown {
 function errorShapeProblem(family: Family, status: number, a: RawAnswer): string | undefined {
   const type = a.headers['content-type'] ?? '';
   const text = a.body.toString('utf8');
-  if (/text\/html/.test(type))
+  if (/text\/html/.test(type)) {
+    // The credential page's refusals: an HTML page naming a kernel code (docs/credential-page.md).
+    if (family === 'credentials') {
+      const code = /<strong id="code">([A-Za-z_]+)<\/strong>/.exec(text)?.[1] ?? '';
+      return [400, 403, 404, 409, 410, 413, 415].includes(status) &&
+        (ERROR_CODES as readonly string[]).includes(code)
+        ? undefined
+        : `a credential page ${status} without a documented code`;
+    }
     return family === 'authorize' && [400, 413, 415, 429].includes(status)
       ? undefined
       : `an HTML ${status} outside /authorize`;
+  }
   const json = parseJson(text) as Record<string, unknown> | undefined;
   if (!json || typeof json !== 'object')
     return `a ${status} without a JSON body (${type}): ${text.slice(0, 120)}`;

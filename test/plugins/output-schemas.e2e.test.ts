@@ -1,0 +1,256 @@
+// Every tool's published outputSchema against what the tool really returns: each shipped tool called
+// through real MCP clients against the lab (success paths, and the alternative result shapes where a
+// tool has several), every structuredContent checked with a JSON Schema validator. The SDK v1 client
+// checks it as well once it has listed the tools (it also checks isError results, which is why every
+// published schema admits the error envelope), and the v2 client (2026-07-28) does the same for results.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { exportDefinitions } from '../../kernel/plugins/definitions.ts';
+import { connectModern, type ModernClient } from '../helpers/mcp-client-v2.ts';
+import { startupToken } from '../helpers/mcp-client.ts';
+import { labCredential, startProductStack, type ProductStack, type Role } from '../helpers/product-stack.ts';
+import { loadShippedPlugins } from '../helpers/shipped-plugins.ts';
+
+type Schema = Record<string, unknown> & { anyOf?: Record<string, unknown>[]; $defs?: unknown };
+
+const ajv = new AjvJsonSchemaValidator();
+
+/** One branch of a published schema (success or error), with the definitions its references need. */
+function branch(schema: Schema, i: 0 | 1): Record<string, unknown> {
+  const b = schema.anyOf?.[i];
+  assert.ok(b, 'the published schema is anyOf [result, error]');
+  return { type: 'object', ...b, ...(schema.$defs ? { $defs: schema.$defs } : {}) };
+}
+
+function validate(schema: Record<string, unknown>, value: unknown, what: string): void {
+  const r = ajv.getValidator(schema as never)(value);
+  assert.ok(r.valid, `${what}: ${r.errorMessage ?? ''}\n${JSON.stringify(value).slice(0, 600)}`);
+}
+
+describe('tool output schemas', () => {
+  it('every shipped tool declares an output schema: the result and the error envelope', async () => {
+    const { tools } = exportDefinitions(await loadShippedPlugins());
+    assert.ok(tools.length >= 60);
+    for (const t of tools) {
+      const schema = t.outputSchema as Schema | undefined;
+      assert.ok(schema, `${t.name} declares no output schema`);
+      assert.equal(schema.type, 'object', t.name);
+      assert.equal(schema.anyOf?.length, 2, t.name);
+      validate(schema, { error: 'NOT_FOUND', message: 'x' }, `${t.name}: the error envelope`);
+    }
+  });
+});
+
+describe('tool results against their output schemas, through real clients and the lab', () => {
+  let s: ProductStack;
+  let modern: ModernClient;
+  const schemas = new Map<string, Schema>();
+  /** Tools whose successful result was checked, with the shapes seen (the keys of the result). */
+  const checked = new Map<string, Set<string>>();
+
+  before(async () => {
+    s = await startProductStack();
+    for (const role of ['admin', 'operator', 'auditor'] as const) {
+      // Listing makes the v1 client check every later result against the schemas itself.
+      const { tools } = await s.mcp[role].client.listTools();
+      for (const t of tools) if (t.outputSchema) schemas.set(t.name, t.outputSchema as Schema);
+    }
+    modern = await connectModern(s.k, startupToken(s.k.stateDir, 'auditor1'));
+    await modern.client.listTools();
+  });
+
+  after(async () => {
+    await modern?.close();
+    await s?.stop();
+  });
+
+  /** Calls a tool that must succeed; checks its structuredContent against the success branch. */
+  async function ok(role: Role, tool: string, args: Record<string, unknown> = {}) {
+    const r = await s.mcp[role].call(tool, args);
+    assert.equal(r.isError, undefined, `${tool}: ${JSON.stringify(r.structuredContent ?? r.content)}`);
+    const schema = schemas.get(tool);
+    assert.ok(schema, `${tool} has no outputSchema in tools/list`);
+    assert.ok(r.structuredContent, `${tool} returned no structuredContent`);
+    validate(branch(schema, 0), r.structuredContent, tool);
+    const shapes = checked.get(tool) ?? new Set<string>();
+    shapes.add(Object.keys(r.structuredContent).sort().join(','));
+    checked.set(tool, shapes);
+    return r.structuredContent;
+  }
+
+  /** Calls a tool that must fail in-band; checks the error envelope against the error branch. */
+  async function fails(role: Role, tool: string, args: Record<string, unknown> = {}) {
+    const r = await s.mcp[role].call(tool, args);
+    assert.equal(r.isError, true, tool);
+    const schema = schemas.get(tool);
+    assert.ok(schema, tool);
+    validate(branch(schema, 1), r.structuredContent, `${tool} (error)`);
+    validate(schema, r.structuredContent, `${tool} (error, whole schema)`);
+    return r.structuredContent as { error: string };
+  }
+
+  it('infra and common tools, with both shapes of common_read_report', async () => {
+    for (const t of [
+      'infra_init_session',
+      'infra_get_my_permissions',
+      'infra_list_available_products',
+      'infra_health',
+      'infra_metrics',
+      'infra_list_prompts',
+      'infra_list_docs',
+    ])
+      await ok('admin', t);
+    await ok('admin', 'infra_server_status');
+    await ok('admin', 'infra_server_status', { check_integrity: true });
+    await ok('auditor', 'infra_init_session');
+    await ok('admin', 'infra_get_prompt', { name: 'cucm_security_audit', arguments: { host: 'cucm-a' } });
+    const docs = (await ok('admin', 'infra_list_docs')) as { docs: { uri: string; template: boolean }[] };
+    const doc = docs.docs.find((d) => !d.template);
+    assert.ok(doc);
+    await ok('admin', 'infra_get_doc', { name: doc.uri });
+    await fails('admin', 'infra_get_doc', { name: 'no-such-doc' });
+
+    await ok('admin', 'common_write_report', {
+      name: 'contract.md',
+      content: '# One\n\ntext\n',
+      mode: 'create',
+    });
+    await ok('admin', 'common_write_report', {
+      name: 'contract.md',
+      content: '# One\n\nagain\n',
+      mode: 'resume',
+    });
+    await ok('admin', 'common_read_report');
+    await ok('admin', 'common_read_report', { name: 'contract.md' });
+    await ok('admin', 'common_export_report_pdf', { name: 'contract.md' });
+    await fails('admin', 'common_write_report', { name: 'contract.md', content: 'x', mode: 'create' });
+    assert.equal(checked.get('common_read_report')?.size, 2, 'the list and a chunk');
+  });
+
+  it('CUCM: credentials, AXL (rows, a result, a cut answer), RIS, the CLI and a phone', async () => {
+    const cucm = s.node('cucm');
+    const phone = s.node('phone');
+    const host = { host: cucm.name };
+    await fails('admin', 'cucm_get_version', host); // no credentials yet
+    await ok('admin', 'cucm_store_credentials', labCredential(s.lab, cucm, 'axl'));
+    await ok('admin', 'cucm_update_credentials', labCredential(s.lab, cucm, 'axl'));
+    await ok('admin', 'cucm_os_store_credentials', labCredential(s.lab, cucm, 'os'));
+    await ok('admin', 'cucm_os_update_credentials', labCredential(s.lab, cucm, 'os'));
+    await ok('admin', 'cucm_phone_store_credentials', labCredential(s.lab, phone, 'phone'));
+    await ok('admin', 'cucm_phone_update_credentials', labCredential(s.lab, phone, 'phone'));
+    await ok('admin', 'cucm_download_axl_toolkit', host);
+    await ok('admin', 'cucm_check_connectivity', host); // the SSH key awaits a decision
+    await ok('admin', 'cucm_os_trust_fingerprint', {
+      ...host,
+      fingerprint: cucm.sshHostKeyFingerprint,
+      action: 'trust',
+    });
+    await ok('admin', 'cucm_check_connectivity', host);
+    await ok('admin', 'cucm_list_credentials');
+    await ok('admin', 'cucm_get_version', host);
+    await ok('admin', 'cucm_list_axl_operations', { pattern: 'Phone' });
+    await ok('admin', 'cucm_list_axl_operations', { operation: 'getPhone' });
+    await ok('admin', 'cucm_axl_call', { ...host, operation: 'getCCMVersion' });
+    await ok('admin', 'cucm_axl_call', {
+      ...host,
+      operation: 'executeSQLQuery',
+      args: { sql: 'select name from device' },
+    });
+    const cut = await ok('admin', 'cucm_axl_call', {
+      ...host,
+      operation: 'getPhone',
+      args: { name: s.node('phone').name },
+      max_bytes: 512,
+    });
+    if (typeof cut.cursor === 'string')
+      await ok('admin', 'cucm_axl_call', {
+        ...host,
+        operation: 'getPhone',
+        args: { name: s.node('phone').name },
+        max_bytes: 512,
+        cursor: cut.cursor,
+      });
+    assert.ok((checked.get('cucm_axl_call')?.size ?? 0) >= 3, 'rows, a result and a cut answer');
+    await ok('admin', 'cucm_download_ris_toolkit', host);
+    await ok('admin', 'cucm_risport_query', host);
+    await ok('admin', 'cucm_os_run_command', { ...host, command: 'show myself' });
+    await ok('admin', 'cucm_phone_screenshot', { host: phone.name });
+    await ok('admin', 'cucm_phone_delete_credentials', { host: phone.name });
+    await ok('admin', 'cucm_os_delete_credentials', host);
+    await ok('admin', 'cucm_delete_credentials', host);
+    await fails('admin', 'cucm_delete_credentials', host);
+  });
+
+  it('IM&P and Unity Connection', async () => {
+    const imp = s.node('imp');
+    const ih = { host: imp.name };
+    await ok('admin', 'imp_store_credentials', labCredential(s.lab, imp, 'axl'));
+    await ok('admin', 'imp_update_credentials', labCredential(s.lab, imp, 'axl'));
+    await ok('admin', 'imp_os_store_credentials', labCredential(s.lab, imp, 'os'));
+    await ok('admin', 'imp_os_update_credentials', labCredential(s.lab, imp, 'os'));
+    await ok('admin', 'imp_download_axl_toolkit', ih);
+    await ok('admin', 'imp_check_connectivity', ih);
+    await ok('admin', 'imp_os_trust_fingerprint', {
+      ...ih,
+      fingerprint: imp.sshHostKeyFingerprint,
+      action: 'trust',
+    });
+    await ok('admin', 'imp_list_credentials');
+    await ok('admin', 'imp_get_version', ih);
+    await ok('admin', 'imp_list_axl_operations', {});
+    await ok('admin', 'imp_axl_call', { ...ih, operation: 'getCCMVersion' });
+    await ok('admin', 'imp_os_run_command', { ...ih, command: 'show status' });
+    await ok('admin', 'imp_os_delete_credentials', ih);
+    await ok('admin', 'imp_delete_credentials', ih);
+
+    const cuc = s.node('cuc');
+    const ch = { host: cuc.name };
+    await ok('admin', 'cuc_store_credentials', labCredential(s.lab, cuc, 'cupi'));
+    await ok('admin', 'cuc_update_credentials', labCredential(s.lab, cuc, 'cupi'));
+    await ok('admin', 'cuc_os_store_credentials', labCredential(s.lab, cuc, 'os'));
+    await ok('admin', 'cuc_os_update_credentials', labCredential(s.lab, cuc, 'os'));
+    await ok('admin', 'cuc_check_connectivity', ch);
+    await ok('admin', 'cuc_os_trust_fingerprint', {
+      ...ch,
+      fingerprint: cuc.sshHostKeyFingerprint,
+      action: 'trust',
+    });
+    await ok('admin', 'cuc_list_credentials');
+    await ok('admin', 'cuc_get_version', ch);
+    await ok('admin', 'cuc_cupi_list', { ...ch, resource: 'users' });
+    await ok('admin', 'cuc_cupi_call', { ...ch, method: 'GET', path: '/vmrest/users' });
+    await ok('admin', 'cuc_os_run_command', { ...ch, command: 'show status' });
+    await ok('admin', 'cuc_os_delete_credentials', ch);
+    await ok('admin', 'cuc_delete_credentials', ch);
+  });
+
+  it('the 2026-07-28 client checks results against the same schemas', async () => {
+    // The v2 client throws when a result does not match the listed outputSchema.
+    for (const [name, args] of [
+      ['infra_init_session', {}],
+      ['infra_health', {}],
+      ['cucm_list_credentials', {}],
+      ['cucm_get_version', { host: s.node('cucm').name }],
+      ['cuc_cupi_list', { host: s.node('cuc').name, resource: 'users' }],
+    ] as const) {
+      const r = await modern.client.callTool({ name, arguments: args });
+      assert.equal(r.isError, undefined, `${name}: ${JSON.stringify(r.structuredContent)}`);
+      validate(branch(schemas.get(name) as Schema, 0), r.structuredContent, `${name} (2026-07-28)`);
+    }
+  });
+
+  it('every tool was checked, and the kernel found no result off its schema', () => {
+    const all = [...schemas.keys()].sort();
+    assert.equal(all.length, 60);
+    assert.deepEqual(
+      all.filter((t) => !checked.has(t)),
+      [],
+      'tools whose result was never checked',
+    );
+    const appLog = readFileSync(join(s.k.stateDir, 'logs', 'app.log'), 'utf8');
+    assert.doesNotMatch(appLog, /does not match its output schema|declares no output schema/);
+  });
+});
