@@ -2,8 +2,10 @@
 // tool on both revisions of one endpoint the way the product does (the SDK's `isLegacyRequest` on the
 // parsed body; 2026-07-28 to `createMcpHandler` with one low-level Server per request, 2025-11-25 to a
 // sessionful NodeStreamableHTTPServerTransport with one Server per session), and nothing else: no auth,
-// RBAC, rate limit, audit or metrics. That is the floor the full path is measured against. Prints its port.
-//   node --import tsx bench/support/bare-mcp-server.ts <tls_cert.pem> <tls_key.pem>
+// RBAC, rate limit, audit or metrics. That is the floor the full path is measured against. It answers in
+// JSON, never SSE (`enableJsonResponse` on 2025-11-25, `responseMode: 'json'` on 2026-07-28): the lean
+// baseline, as an SDK server without streaming needs would be deployed. Prints its port.
+//   node --import tsx bench/support/bare-mcp-server.ts <tls_cert.pem> <tls_key.pem> [port]
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,7 +14,7 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '
 import { createMcpHandler, isLegacyRequest, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-const [certFile, keyFile] = process.argv.slice(2) as [string, string];
+const [certFile, keyFile, port] = process.argv.slice(2) as [string, string, string | undefined];
 // The product's default body bound (HTTP_MAX_BODY_BYTES), so both read and check bodies alike.
 const MAX_BODY_BYTES = 1_048_576;
 
@@ -51,7 +53,11 @@ function makeServer(): Server {
 }
 
 const modern = toNodeHandler(
-  createMcpHandler(() => makeServer(), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES }),
+  createMcpHandler(() => makeServer(), {
+    legacy: 'reject',
+    responseMode: 'json',
+    maxRequestBodySize: MAX_BODY_BYTES,
+  }),
   { maxRequestBodySize: MAX_BODY_BYTES },
 );
 const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
@@ -90,6 +96,7 @@ async function legacy(req: IncomingMessage, res: ServerResponse, parsed: unknown
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) => void sessions.set(id, transport),
     onsessionclosed: (id) => void sessions.delete(id),
+    enableJsonResponse: true,
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await makeServer().connect(transport);
@@ -123,7 +130,7 @@ const server = createServer(
     });
   },
 );
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(port ?? 0), '127.0.0.1', () => {
   const addr = server.address();
   process.stdout.write(`PORT ${typeof addr === 'object' && addr ? addr.port : 0}\n`);
 });

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Lab } from '../../lab/index.ts';
+import type { Lab, LabOptions } from '../../lab/index.ts';
 import { prefetchSchemas } from '../../lab/demo/prefetch-schemas.ts';
 import { seedVault } from '../../lab/demo/seed-vault.ts';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
@@ -35,6 +35,8 @@ export interface SoakStack {
   lab: Lab;
   url: string;
   pid: number;
+  /** The server's TLS certificate (what its clients trust). */
+  certPem: string;
   /** Client names, each with its startup token. */
   clients: { name: string; token: string }[];
   fetch: () => ReturnType<typeof pinnedFetch>;
@@ -103,9 +105,9 @@ async function steadyFds(pid: number, atMost: number | undefined): Promise<numbe
   return readings.at(-1) as number;
 }
 
-export async function startSoakStack(o: { clients: number }): Promise<SoakStack> {
+export async function startSoakStack(o: { clients: number; lab?: LabOptions }): Promise<SoakStack> {
   // The lab's own RisPort limit (the enterprise parameter, 15 a minute) would refuse a soak's queries.
-  const lab = await startTestLab({ risRateLimitPerMinute: 1_000_000 });
+  const lab = await startTestLab({ risRateLimitPerMinute: 1_000_000, ...o.lab });
   const state = tempStateDir('ucmcp-soak-');
   let child: ChildProcess | undefined;
   try {
@@ -170,6 +172,7 @@ export async function startSoakStack(o: { clients: number }): Promise<SoakStack>
       lab,
       url,
       pid,
+      certPem,
       clients: names.map((name) => ({ name, token: startupToken(state.dir, name) })),
       fetch: () => pinnedFetch(certPem),
       sessions: async () => (await metric()).sessions,
