@@ -19,11 +19,11 @@ export interface CredentialFormView {
 const STYLE = `
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f3f4f6;color:#111827;margin:0}
 main{max-width:32rem;margin:4rem auto;background:#fff;border-radius:.5rem;padding:2rem;box-shadow:0 1px 3px #0002}
-h1{font-size:1.25rem;margin:0 0 1rem;word-break:break-all}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0 0 1.5rem}
-dt{color:#6b7280}dd{margin:0;word-break:break-all}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+h1{font-size:1.25rem;margin:0 0 1rem;overflow-wrap:anywhere}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0 0 1.5rem}
+dt{color:#6b7280}dd{margin:0;overflow-wrap:anywhere}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #d1d5db;border-radius:.375rem;font:inherit}
 fieldset{border:1px solid #d1d5db;border-radius:.375rem;margin:1rem 0}fieldset label{font-weight:400;display:inline}
-code{word-break:break-all}button{margin-top:1.5rem;padding:.5rem 1rem;border-radius:.375rem;font:inherit;cursor:pointer;background:#1d4ed8;border:1px solid #1d4ed8;color:#fff}
+code{overflow-wrap:anywhere}button{margin-top:1.5rem;padding:.5rem 1rem;border-radius:.375rem;font:inherit;cursor:pointer;background:#1d4ed8;border:1px solid #1d4ed8;color:#fff}
 .error{background:#fef2f2;color:#991b1b;padding:.75rem;border-radius:.375rem}.ok{background:#f0fdf4;color:#166534;padding:.75rem;border-radius:.375rem}
 `;
 
@@ -117,15 +117,17 @@ function hostKeyFieldset(r: CredentialPageRequest): string {
     return `<p id="host-key">SSH host key pinned: ${fp}. Connections must present exactly this key.</p>`;
   if (k.state === 'none')
     return `<p id="host-key">No SSH host key has been seen for this host yet. The first connection records
-the key the node presents and is refused before anything is sent; then compare it with
-<code>show ssh host-key</code> on the node's console and trust it (${escapeHtml(tool)}, or a new link).</p>`;
+the key the node presents and is refused before anything is sent; then compare it with the node's key
+taken out of band (<code>ssh-keyscan</code> from a trusted host, then <code>ssh-keygen -lf</code>) and trust it
+(${escapeHtml(tool)}, or a new link).</p>`;
   if (k.state === 'rejected')
     return `<p id="host-key">The SSH host key ${fp} of this host was rejected. Reverse it with ${escapeHtml(tool)}.</p>`;
   if (!k.decidable)
     return `<p id="host-key">The node presented the SSH host key ${fp}, which awaits a decision your
 profile may not make (${escapeHtml(tool)} needs an admin).</p>`;
   return `<fieldset id="host-key"><legend>SSH host key</legend>
-<p>The node presented ${fp}. Compare it with <code>show ssh host-key</code> on the node's console.</p>
+<p>The node presented ${fp}. Compare it with the node's key taken out of band (<code>ssh-keyscan</code> from a
+trusted host, then <code>ssh-keygen -lf</code>).</p>
 <input type="radio" id="hk-later" name="host_key" value="later" checked> <label for="hk-later">Decide later</label><br>
 <input type="radio" id="hk-trust" name="host_key" value="trust"> <label for="hk-trust">Trust this key (pin it)</label><br>
 <input type="radio" id="hk-reject" name="host_key" value="reject"> <label for="hk-reject">Reject this key</label>

@@ -13,7 +13,7 @@ import { assertCarriable } from '../node/wire-text.ts';
 import { axlCallSummary } from './axl-summary.ts';
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
-import { PRODUCT_LABEL } from './product-labels.ts';
+import { A_PRODUCT, PRODUCT_LABEL } from './product-labels.ts';
 import { jsonValue } from './json-value.ts';
 import { axlCallOutput } from './output-shapes.ts';
 
@@ -23,7 +23,7 @@ const WRITE = /^(add|update|remove|apply|reset|restart|do|wipe|lock|execute(SQLU
 export function axlCallTool(product: Product) {
   return toolsFor<AxlState>()({
     name: 'axl_call',
-    title: `Call a ${PRODUCT_LABEL[product]} AXL operation`,
+    title: `Call ${A_PRODUCT[product]} AXL operation`,
     description: `Runs one AXL operation (get, list, add, update, remove, do, apply, executeSQLQuery...) on the ${PRODUCT_LABEL[product]} node, as your AXL allowlist permits. args is the request body as JSON, e.g. {"name":"SEP001122334455"} for getPhone. executeSQLQuery: {"sql":"select ..."}. An answer over max_bytes carries cursor: repeat the call with it.`,
     input: {
       host: hostField,

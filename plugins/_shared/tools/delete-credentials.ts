@@ -1,6 +1,12 @@
 import { defineTool, structuredReply } from '../../../kernel/sdk/index.ts';
 import { hostField } from './credential-input.ts';
-import { KIND_LABEL, PRODUCT_LABEL, kindPrefix, type CredentialToolSpec } from './product-labels.ts';
+import {
+  KIND_LABEL,
+  A_PRODUCT,
+  PRODUCT_LABEL,
+  kindPrefix,
+  type CredentialToolSpec,
+} from './product-labels.ts';
 import { deletedOutput } from './output-shapes.ts';
 
 /** `<product>_[<kind>_]delete_credentials`: removes a credential from the caller's own vault. */
@@ -9,7 +15,7 @@ export function deleteCredentialsTool(spec: CredentialToolSpec) {
   return defineTool({
     name: `${kindPrefix(spec.kind, spec.primary)}delete_credentials`,
     title: `Delete ${PRODUCT_LABEL[spec.product]} ${what}`,
-    description: `Deletes the ${what} stored for a ${PRODUCT_LABEL[spec.product]} host from your vault. Fails if none are stored.`,
+    description: `Deletes the ${what} stored for ${A_PRODUCT[spec.product]} host from your vault. Fails if none are stored.`,
     input: { host: hostField },
     output: deletedOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -4,7 +4,7 @@ import { downloadAxlToolkit } from '../axl/toolkit.ts';
 import { loadEndpoint, PORTS } from '../node/endpoint.ts';
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
-import { PRODUCT_LABEL } from './product-labels.ts';
+import { A_PRODUCT, PRODUCT_LABEL } from './product-labels.ts';
 import { throttledProgress } from './progress.ts';
 import { downloadAxlToolkitOutput } from './output-shapes.ts';
 
@@ -13,7 +13,7 @@ export function downloadAxlToolkitTool(product: Product) {
   return toolsFor<AxlState>()({
     name: 'download_axl_toolkit',
     title: `Download the ${PRODUCT_LABEL[product]} AXL toolkit`,
-    description: `Downloads the AXL SQL toolkit zip from a ${PRODUCT_LABEL[product]} publisher (/plugins/axlsqltoolkit.zip) and stores only its WSDL/XSD schema files in the local schema cache, one folder per AXL version (the node's own version for schema/current/). Path traversal, links and oversized entries are refused; the Java sample is never extracted. Needed once per version before any AXL tool works. Reports progress.`,
+    description: `Downloads the AXL SQL toolkit zip from ${A_PRODUCT[product]} publisher (/plugins/axlsqltoolkit.zip) and stores only its WSDL/XSD schema files in the local schema cache, one folder per AXL version (the node's own version for schema/current/). Path traversal, links and oversized entries are refused; the Java sample is never extracted. Needed once per version before any AXL tool works. Reports progress.`,
     input: { host: hostField },
     output: downloadAxlToolkitOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },

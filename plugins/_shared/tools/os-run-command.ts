@@ -8,14 +8,14 @@ import {
 import { validateCommand } from '../vos/command-policy.ts';
 import { hostField } from './credential-input.ts';
 import type { VosState } from './plugin-state.ts';
-import { PRODUCT_LABEL } from './product-labels.ts';
+import { A_PRODUCT } from './product-labels.ts';
 import { osRunCommandOutput } from './output-shapes.ts';
 
 /** `<product>_os_run_command`: one VOS CLI command in the pooled interactive shell of a node. */
 export function osRunCommandTool(product: Product, trustTool: string) {
   return toolsFor<VosState>()({
     name: 'os_run_command',
-    title: `Run a ${PRODUCT_LABEL[product]} VOS CLI command`,
+    title: `Run ${A_PRODUCT[product]} VOS CLI command`,
     description: `Runs one VOS CLI command line over SSH (e.g. show version active), as your SSH allowlist permits. A (y/n) question is answered n unless confirm (admin only). A new node's host key must first be trusted with ${trustTool}.`,
     input: {
       host: hostField,

@@ -7,6 +7,13 @@ export const PRODUCT_LABEL: Record<Product, string> = {
   cuc: 'Unity Connection',
 };
 
+/** The label with its article, for running text: "an IM&P node", "a CUCM host". */
+export const A_PRODUCT: Record<Product, string> = {
+  cucm: 'a CUCM',
+  imp: 'an IM&P',
+  cuc: 'a Unity Connection',
+};
+
 export type CredentialKindName = 'axl' | 'os' | 'phone' | 'cupi';
 
 export const KIND_LABEL: Record<CredentialKindName, string> = {

@@ -1,14 +1,14 @@
 import { defineTool, structuredReply, z, type Product } from '../../../kernel/sdk/index.ts';
 import { hostField } from './credential-input.ts';
-import { PRODUCT_LABEL } from './product-labels.ts';
+import { A_PRODUCT } from './product-labels.ts';
 import { hostKeyOutput } from './output-shapes.ts';
 
 /** `<product>_os_trust_fingerprint`: pins or rejects the SSH host key a node presented. */
 export function trustFingerprintTool(product: Product) {
   return defineTool({
     name: 'os_trust_fingerprint',
-    title: `Trust or reject a ${PRODUCT_LABEL[product]} SSH host key`,
-    description: `Decides on the SSH host key a ${PRODUCT_LABEL[product]} node presented: "trust" pins it (later connections must present exactly it), "reject" refuses it. The fingerprint must be the SHA256:... one the refused connection reported; compare it with "show ssh host-key" on the node's console first.`,
+    title: `Trust or reject ${A_PRODUCT[product]} SSH host key`,
+    description: `Decides on the SSH host key ${A_PRODUCT[product]} node presented: "trust" pins it (later connections must present exactly it), "reject" refuses it. The fingerprint must be the SHA256:... one the refused connection reported; compare it first with the node's key taken out of band (ssh-keyscan from a trusted host, ssh-keygen -lf).`,
     input: {
       host: hostField,
       fingerprint: z
