@@ -5,8 +5,7 @@
 // credential then works against the lab node. Every MCP message, every log and audit file is then searched
 // for the password: it is nowhere.
 import assert from 'node:assert/strict';
-import { createHash, X509Certificate } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
@@ -19,20 +18,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchPinnedChromium } from '../../helpers/pinned-chromium.ts';
 import { startupToken } from '../../helpers/mcp-client.ts';
 import { startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is not installed (apt-get install -y chromium); test/kernel/credentials-page covers the page over HTTPS`;
-if (skip) console.log(`# skipping the credential page browser test: ${skip}`);
-
-function spkiPin(certPem: string): string {
-  const spki = new X509Certificate(certPem).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(spki).digest('base64');
-}
+const skip = chromiumSkip(
+  'the credential page browser test',
+  'test/kernel/credentials-page covers the page over HTTPS',
+);
 
 /** Every JSON-RPC message a transport sent or received, as text (wrapped after connect). */
 function record(transport: {
@@ -74,19 +68,7 @@ describe(
     let browser: Browser;
     before(async () => {
       s = await startProductStack({ seedVaultFor: [], env: { CREDENTIALS_IN_ARGUMENTS: '0' } });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          `--ignore-certificate-errors-spki-list=${spkiPin(s.k.certPem)}`,
-        ],
-      });
+      browser = await launchPinnedChromium(s.k.certPem);
     });
     after(async () => {
       await browser?.close();

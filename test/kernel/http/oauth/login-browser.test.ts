@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { createHash, X509Certificate } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchPinnedChromium } from '../../../helpers/pinned-chromium.ts';
 import { startTestKernel, type TestKernel } from '../../../helpers/kernel.ts';
 import {
   authorizeUrl,
@@ -13,17 +12,7 @@ import {
   postForm,
 } from '../../../helpers/oauth.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is not installed (apt-get install -y chromium); the SDK test covers the flow`;
-if (skip) console.log(`# skipping the browser login test: ${skip}`);
-
-/** base64 SHA-256 of the certificate's public key: Chromium then trusts exactly this key, nothing else. */
-function spkiPin(certPem: string): string {
-  const spki = new X509Certificate(certPem).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(spki).digest('base64');
-}
+const skip = chromiumSkip('the browser login test', 'the SDK test covers the flow');
 
 describe('login page in headless Chromium', { skip }, () => {
   let k: TestKernel;
@@ -34,19 +23,7 @@ describe('login page in headless Chromium', { skip }, () => {
     k = await startTestKernel({
       env: { AUTH_CLIENTS: 'noc-agent:operator:cucm+imp:http://127.0.0.1/callback', AUTH_BCRYPT_COST: '4' },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        `--ignore-certificate-errors-spki-list=${spkiPin(k.certPem)}`,
-      ],
-    });
+    browser = await launchPinnedChromium(k.certPem);
   });
   after(async () => {
     await browser?.close();
