@@ -3,6 +3,7 @@ import { SignJWT, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } fr
 import type { ServerKeys } from '../keys/rsa-keys.ts';
 import type { IssuedTokenLedger } from './issued-ledger.ts';
 import type { OAuthUrls } from './urls.ts';
+import { VerifiedTokenCache, type VerificationContext } from './verified-token-cache.ts';
 
 /** Longer than any token this server issues by far; anything bigger is refused unparsed. */
 export const MAX_TOKEN_CHARS = 4096;
@@ -47,15 +48,22 @@ export class TokenRejected extends Error {
 /**
  * Issues and verifies access tokens: RFC 9068 JWTs signed RS256 with the server key, `kid` its
  * thumbprint. Verification trusts only the current key, so a token signed by any other key (a rotated
- * one included) is refused.
+ * one included) is refused. A token verified once is served from a bounded cache until its exp, under
+ * the key and issuer it was verified with (verified-token-cache.ts): the RS256 check dominated the cost
+ * of every request.
  */
 export class AccessTokens {
+  /** Verified claims; revocation and everything else a caller checks after verify() stays per use. */
+  readonly verified: VerifiedTokenCache<AccessTokenClaims>;
+
   constructor(
     private readonly keys: ServerKeys,
     private readonly urls: () => OAuthUrls,
     private readonly ledger: IssuedTokenLedger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.verified = new VerifiedTokenCache(now);
+  }
 
   async issue(
     client: string,
@@ -85,6 +93,21 @@ export class AccessTokens {
   async verify(token: string): Promise<AccessTokenClaims> {
     if (token.length === 0) throw new TokenRejected('AUTH_FAILED', 'empty');
     if (token.length > MAX_TOKEN_CHARS) throw new TokenRejected('AUTH_FAILED', 'oversized');
+    const { issuer, resource } = this.urls();
+    const context: VerificationContext = {
+      key: this.keys.publicKey,
+      kid: this.keys.kid,
+      issuer,
+      audience: resource,
+    };
+    const cached = this.verified.get(token, context);
+    if (cached !== undefined) return { ...cached };
+    const claims = await this.verifyUncached(token, context);
+    this.verified.set(token, context, claims);
+    return claims;
+  }
+
+  private async verifyUncached(token: string, context: VerificationContext): Promise<AccessTokenClaims> {
     if (!JWT_SHAPE.test(token)) throw new TokenRejected('AUTH_FAILED', 'malformed');
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
@@ -93,17 +116,16 @@ export class AccessTokens {
       throw new TokenRejected('AUTH_FAILED', 'malformed');
     }
     if (header.alg !== 'RS256') throw new TokenRejected('AUTH_FAILED', 'alg_not_allowed');
-    if (header.kid !== this.keys.kid) throw new TokenRejected('AUTH_FAILED', 'unknown_kid');
+    if (header.kid !== context.kid) throw new TokenRejected('AUTH_FAILED', 'unknown_kid');
     if (typeof header.typ !== 'string' || header.typ.toLowerCase().replace(/^application\//, '') !== TYP)
       throw new TokenRejected('AUTH_FAILED', 'wrong_type');
 
-    const { issuer, resource } = this.urls();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.keys.publicKey, {
+      ({ payload } = await jwtVerify(token, context.key, {
         algorithms: ['RS256'],
-        issuer,
-        audience: resource,
+        issuer: context.issuer,
+        audience: context.audience,
         clockTolerance: CLOCK_TOLERANCE_S,
         currentDate: new Date(this.now()),
         requiredClaims: ['sub', 'client_id', 'jti', 'iat', 'exp'],

@@ -78,6 +78,7 @@ export const configSchema = z
     REPORT_RENDER_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(15_000),
     REPORT_RENDER_MEMORY_MB: positiveInt.min(16).max(4096).default(256),
     REPORT_PDF_TIMEOUT_MS: positiveInt.min(100).max(600_000).default(60_000),
+    REPORT_BROWSER_IDLE_SECONDS: positiveInt.max(3600).default(20),
     REPORTS_MAX_PER_CLIENT: positiveInt.max(10_000).default(200),
     REPORTS_MAX_BYTES_PER_CLIENT: positiveInt.max(1_099_511_627_776).default(268_435_456),
     REPORT_READ_MAX_BYTES: positiveInt.min(1024).max(268_435_456).default(33_554_432),

@@ -289,6 +289,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
             renderTimeoutMs: config.REPORT_RENDER_TIMEOUT_MS,
             renderMemoryMb: config.REPORT_RENDER_MEMORY_MB,
             pdfTimeoutMs: config.REPORT_PDF_TIMEOUT_MS,
+            browserIdleSeconds: config.REPORT_BROWSER_IDLE_SECONDS,
             maxFilesPerClient: config.REPORTS_MAX_PER_CLIENT,
             maxBytesPerClient: config.REPORTS_MAX_BYTES_PER_CLIENT,
           },

@@ -39,7 +39,10 @@ export interface PluginSettings {
   reportLimits?: ReportLimitSettings;
 }
 
-/** REPORT_EXPORT_MAX_BYTES, REPORT_RENDER_*, REPORT_PDF_TIMEOUT_MS and REPORTS_MAX_*_PER_CLIENT. */
+/**
+ * REPORT_EXPORT_MAX_BYTES, REPORT_RENDER_*, REPORT_PDF_TIMEOUT_MS, REPORT_BROWSER_IDLE_SECONDS and
+ * REPORTS_MAX_*_PER_CLIENT.
+ */
 export interface ReportLimitSettings {
   /** Largest Markdown accepted for PDF export, in bytes. */
   exportMaxBytes: number;
@@ -49,6 +52,8 @@ export interface ReportLimitSettings {
   renderMemoryMb: number;
   /** Wall time Chromium may take to lay out and print one report. */
   pdfTimeoutMs: number;
+  /** Seconds without an export after which Chromium (and its thread) is closed; unset: 20. */
+  browserIdleSeconds?: number;
   /** Most files (reports and PDFs) in one client's report folder. */
   maxFilesPerClient: number;
   /** Most bytes of reports and PDFs per client. */

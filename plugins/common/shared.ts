@@ -4,12 +4,16 @@ import { ExportGate } from './reports/export-gate.ts';
 import type { RenderLimits } from './reports/markdown-renderer.ts';
 import { toolsFor, type PluginServices, type ReportLimitSettings } from '../../kernel/sdk/index.ts';
 
+/** REPORT_BROWSER_IDLE_SECONDS's default, for a kernel of API 1.2 that does not pass it. */
+const DEFAULT_BROWSER_IDLE_SECONDS = 20;
+
 /** The REPORT_* defaults of kernel/config/schema.ts, for a kernel that passes none. */
 export const DEFAULT_REPORT_LIMITS: ReportLimitSettings = {
   exportMaxBytes: 2_097_152,
   renderTimeoutMs: 15_000,
   renderMemoryMb: 256,
   pdfTimeoutMs: 60_000,
+  browserIdleSeconds: DEFAULT_BROWSER_IDLE_SECONDS,
   maxFilesPerClient: 200,
   maxBytesPerClient: 268_435_456,
 };
@@ -50,7 +54,12 @@ export function setupCommon(services: PluginServices): CommonShared {
       maxDepth: MAX_NESTING,
       maxHtmlBytes: HTML_EXPANSION * limits.exportMaxBytes,
     },
-    pdf: new PdfRenderer(services.settings.chromiumPath, limits.pdfTimeoutMs, services.log),
+    pdf: new PdfRenderer(
+      services.settings.chromiumPath,
+      limits.pdfTimeoutMs,
+      services.log,
+      (limits.browserIdleSeconds ?? DEFAULT_BROWSER_IDLE_SECONDS) * 1000,
+    ),
     exports: new ExportGate(EXPORT_SLOTS),
     storeFor(client) {
       let store = stores.get(client);

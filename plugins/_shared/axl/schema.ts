@@ -1,19 +1,9 @@
 // One parsed AXL schema: operation names, request descriptions, envelope building and answer parsing, all
 // through strong-soap's descriptors so what is sent follows the WSDL and what comes back is read leniently.
-import { createRequire } from 'node:module';
 import { BadRequestError, NotFoundError } from '../../../kernel/sdk/index.ts';
-
-const require = createRequire(import.meta.url);
+import { loadSoapLibrary, type SoapLibrary } from './soap-library.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- strong-soap ships no types; its objects stay inside this file */
-interface StrongSoap {
-  createClient(wsdl: string, options: Record<string, unknown>, cb: (err: unknown, client: any) => void): void;
-}
-const { soap } = require('strong-soap') as { soap: StrongSoap };
-const XMLHandler = require('strong-soap/src/parser/xmlHandler.js') as new (schemas: any, options: any) => any;
-const Client = require('strong-soap/src/client.js') as {
-  createSOAPEnvelope(prefix: string, uri: string): any;
-};
 
 const SOAP_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
@@ -41,15 +31,17 @@ const NO_FETCH = {
 };
 
 /**
- * Parses a WSDL file with strong-soap. The 15.0 schema takes about a second: callers cache the result.
+ * Parses a WSDL file with strong-soap (the first parse loads it). The 15.0 schema takes about a second:
+ * callers cache the result.
  * A fresh WSDL cache per parse: strong-soap's own is process-wide and keyed by path, so it would hold
  * every parsed schema forever and hand back the old one after a new download replaced the files.
  */
-export function parseWsdl(wsdlPath: string, version: string): Promise<AxlSchema> {
+export async function parseWsdl(wsdlPath: string, version: string): Promise<AxlSchema> {
+  const lib = await loadSoapLibrary();
   return new Promise((resolve, reject) => {
-    soap.createClient(wsdlPath, { WSDL_CACHE: {}, httpClient: NO_FETCH }, (err, client) => {
+    lib.soap.createClient(wsdlPath, { WSDL_CACHE: {}, httpClient: NO_FETCH }, (err, client) => {
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve(new AxlSchema(version, client));
+      else resolve(new AxlSchema(version, client, lib));
     });
   });
 }
@@ -65,13 +57,14 @@ export class AxlSchema {
   constructor(
     readonly version: string,
     private readonly client: any,
+    private readonly lib: SoapLibrary,
   ) {
     this.defs = client.wsdl.definitions;
     this.namespace = this.defs.$targetNamespace as string;
     const service = Object.values(this.defs.services as Record<string, any>)[0];
     const port = Object.values((service?.ports ?? {}) as Record<string, any>)[0];
     this.ops = (port?.binding?.operations ?? {}) as Record<string, any>;
-    this.handler = new XMLHandler(this.defs.schemas, {});
+    this.handler = new lib.XMLHandler(this.defs.schemas, {});
   }
 
   /** Operation names, sorted. */
@@ -97,7 +90,7 @@ export class AxlSchema {
     const input = this.inputDescriptor(operation);
     checkFields(input, args, operation);
     const nsContext = this.client.createNamespaceContext('soapenv', SOAP_NS);
-    const envelope = Client.createSOAPEnvelope('soapenv', SOAP_NS);
+    const envelope = this.lib.Client.createSOAPEnvelope('soapenv', SOAP_NS);
     this.handler.jsonToXml(envelope.body, nsContext, input, args);
     return envelope.doc.end({ pretty: false }) as string;
   }

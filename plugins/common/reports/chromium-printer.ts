@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+// Types only: playwright-core itself is imported on the first print (launch()), so a server that never
+// exports a PDF never loads it.
+import type { Browser, BrowserContext } from 'playwright-core';
 import { lowerBrowserPriority } from './browser-priority.ts';
+import { endProcessGroup } from './process-group.ts';
 
 /** Chromium's process name (Chrome's, for a CHROMIUM_PATH that points at Chrome). */
 const BROWSER_PROCESS = /^chrom/i;
@@ -38,6 +41,10 @@ export class PrintFailure extends Error {
  */
 export class ChromiumPrinter {
   private browser: Promise<Browser> | undefined;
+  /** The browser's process group (its pid: playwright starts it as a group leader). */
+  private group: number | undefined;
+  /** A close under way: a print waits for it, so that two browsers never run at once. */
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly executablePath: string,
@@ -45,6 +52,7 @@ export class ChromiumPrinter {
   ) {}
 
   async print(html: string, title: string): Promise<Buffer> {
+    await this.closing;
     const browser = await this.launch();
     const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
     let timer: NodeJS.Timeout | undefined;
@@ -76,10 +84,20 @@ export class ChromiumPrinter {
     }
   }
 
-  async close(): Promise<void> {
+  /** Closes the browser, then ends whatever of its process group outlived it (renderers, zygotes). */
+  close(): Promise<void> {
     const b = this.browser;
     this.browser = undefined;
-    if (b) await (await b.catch(() => undefined))?.close();
+    if (!b) return this.closing ?? Promise.resolve();
+    const closing = (async () => {
+      await (await b.catch(() => undefined))?.close().catch(() => undefined);
+      if (this.group !== undefined) await endProcessGroup(this.group, BROWSER_PROCESS);
+      this.group = undefined;
+    })().finally(() => {
+      if (this.closing === closing) this.closing = undefined;
+    });
+    this.closing = closing;
+    return closing;
   }
 
   private async printIn(context: BrowserContext, html: string, title: string): Promise<Buffer> {
@@ -109,35 +127,55 @@ export class ChromiumPrinter {
         `PDF export needs Chromium at ${this.executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH`,
       );
     }
-    this.browser ??= chromium
-      .launch({
-        executablePath: this.executablePath,
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
-      })
-      .then((b) => {
+    if (this.browser) return this.browser;
+    const launching: Promise<Browser> = import('playwright-core')
+      .then(({ chromium }) =>
+        chromium.launch({
+          executablePath: this.executablePath,
+          headless: true,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-dev-shm-usage',
+          ],
+        }),
+      )
+      .then(async (b) => {
+        // A crashed browser is forgotten, and the next print starts another; a closed one already is.
         b.on('disconnected', () => {
-          this.browser = undefined;
+          if (this.browser === launching) this.browser = undefined;
         });
+        this.group = await browserPid(b);
         return b;
       })
       .catch((err: unknown) => {
-        this.browser = undefined;
+        if (this.browser === launching) this.browser = undefined;
         throw new PrintFailure(
           'unavailable',
           `Chromium could not be started: ${(err as Error).message.split('\n')[0]}`,
         );
       });
-    return this.browser;
+    this.browser = launching;
+    return launching;
+  }
+}
+
+/** The browser process's pid, from Chromium itself; undefined if it does not say. */
+async function browserPid(b: Browser): Promise<number | undefined> {
+  try {
+    const cdp = await b.newBrowserCDPSession();
+    const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[];
+    };
+    await cdp.detach();
+    return info.processInfo.find((p) => p.type === 'browser')?.id;
+  } catch {
+    return undefined;
   }
 }
 

@@ -12,6 +12,8 @@ const ENTRY = new URL('./pdf-worker.ts', import.meta.url);
 const SILENCE_GRACE_MS = 15_000;
 /** How long close() waits for the browser to quit before stopping the thread anyway. */
 const CLOSE_WAIT_MS = 10_000;
+/** REPORT_BROWSER_IDLE_SECONDS's default. */
+const DEFAULT_IDLE_MS = 20_000;
 
 interface Pending {
   resolve(pdf: Buffer): void;
@@ -24,20 +26,43 @@ interface Pending {
  * buffers: the HTML goes to the worker and the PDF comes back without being copied, so a report's size
  * costs the serving thread nothing. A worker that dies or stops answering fails its exports with
  * EXPORT_UNAVAILABLE and is started afresh for the next one.
+ * The worker, and Chromium with it, is started by the first export and closed `idleMs` after the last
+ * one: a browser holds a few hundred megabytes, too much to keep for exports that may never come. An
+ * export arriving while that close is under way waits for it, then starts a new worker: there is never
+ * more than one worker, hence one browser.
  */
 export class PdfRenderer {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** The close of the previous worker, until its thread has exited. */
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly executablePath: string,
     private readonly timeoutMs: number,
     private readonly log?: PluginLogger,
+    private readonly idleMs = DEFAULT_IDLE_MS,
   ) {}
 
   /** `html` is UTF-8; its buffer is moved to the worker (unusable here afterwards) when it is its own. */
-  render(html: Uint8Array, title: string): Promise<Buffer> {
+  async render(html: Uint8Array, title: string): Promise<Buffer> {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    while (this.closing) await this.closing;
+    return this.send(html, title);
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const worker = this.worker;
+    if (worker) await this.retire(worker);
+    else await this.closing;
+  }
+
+  private send(html: Uint8Array, title: string): Promise<Buffer> {
     const worker = this.start();
     const id = this.nextId++;
     const whole = html.byteOffset === 0 && html.byteLength === html.buffer.byteLength;
@@ -53,14 +78,34 @@ export class PdfRenderer {
     });
   }
 
-  async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
+  /**
+   * Asks `worker` to close its browser and end, forgetting it at once (the next export starts another
+   * once this one has exited); stopped outright if it takes over CLOSE_WAIT_MS.
+   */
+  private retire(worker: Worker): Promise<void> {
+    if (this.worker === worker) this.worker = undefined;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage({ type: 'close' });
     const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS);
-    await exited;
-    clearTimeout(timer);
+    const closing = exited.finally(() => {
+      clearTimeout(timer);
+      if (this.closing === closing) this.closing = undefined;
+    });
+    this.closing = closing;
+    return closing;
+  }
+
+  /** After the last export in flight: the worker is closed if no export starts within `idleMs`. */
+  private armIdleClose(): void {
+    if (this.pending.size > 0 || !this.worker) return;
+    clearTimeout(this.idleTimer);
+    const worker = this.worker;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.worker === worker && this.pending.size === 0) void this.retire(worker);
+    }, this.idleMs);
+    // A pending idle close is no reason for the process to stay up.
+    this.idleTimer.unref();
   }
 
   private start(): Worker {
@@ -84,6 +129,7 @@ export class PdfRenderer {
     if (!p) return;
     this.pending.delete(a.id);
     clearTimeout(p.timer);
+    this.armIdleClose();
     if (a.ok) {
       p.resolve(Buffer.from(a.pdf));
       return;

@@ -13,6 +13,7 @@ describe('report limit settings', () => {
       pdfTimeoutMs: d.REPORT_PDF_TIMEOUT_MS,
       maxFilesPerClient: d.REPORTS_MAX_PER_CLIENT,
       maxBytesPerClient: d.REPORTS_MAX_BYTES_PER_CLIENT,
+      browserIdleSeconds: d.REPORT_BROWSER_IDLE_SECONDS,
     });
   });
 });
