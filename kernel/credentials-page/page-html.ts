@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { KernelContext } from '../http/state.ts';
-import { escapeHtml } from '../http/routes/oauth/login-page.ts';
+import { escapeHtml, sendHtmlPage } from '../http/html-page.ts';
 import type { CredentialPageRequest } from '../sdk/define.ts';
 
 /** What the form shows: the request the link is bound to, escaped; never a password. */
@@ -43,25 +42,7 @@ function csp(nonce: string): string {
 }
 
 function send(ctx: KernelContext, status: number, title: string, body: string): void {
-  const nonce = randomBytes(16).toString('base64');
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', csp(nonce));
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Pragma', 'no-cache');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  // same-origin rather than no-referrer: with no-referrer browsers post the form with `Origin: null`,
-  // which the Host/Origin guard refuses. The page loads nothing and links nowhere, so the link's id in
-  // its URL reaches no other origin either way.
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-  ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-  ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${body}</main></body></html>
-`;
+  sendHtmlPage(ctx, status, { title, body, style: STYLE, csp, isolated: true });
 }
 
 /** Longest text of a request shown on the page; past it, the value is cut and marked. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { escapeHtml, sendHtmlPage } from '../../html-page.ts';
 import type { KernelContext } from '../../state.ts';
 
 /** Everything the login page shows; every value is escaped before it reaches the HTML. */
@@ -27,10 +27,6 @@ input[readonly]{background:#f9fafb}.actions{display:flex;gap:.75rem;margin-top:1
 button{padding:.5rem 1rem;border-radius:.375rem;border:1px solid #d1d5db;font:inherit;cursor:pointer;background:#fff}
 button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}.error{background:#fef2f2;color:#991b1b;padding:.75rem;border-radius:.375rem}
 `;
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The page's Content-Security-Policy: nothing may load (the page is self-contained), the form may be
@@ -64,22 +60,7 @@ function cspSourceOf(uri: string): string | null {
 }
 
 function send(ctx: KernelContext, status: number, title: string, body: string, redirectUri?: string): void {
-  const nonce = randomBytes(16).toString('base64');
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', csp(nonce, redirectUri));
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Pragma', 'no-cache');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  // same-origin, not no-referrer: with no-referrer browsers post the form with `Origin: null`, which the
-  // Host/Origin guard rightly refuses. Nothing leaks to other origins either way.
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${body}</main></body></html>
-`;
+  sendHtmlPage(ctx, status, { title, body, style: STYLE, csp: (nonce) => csp(nonce, redirectUri) });
 }
 
 export function sendLoginPage(ctx: KernelContext, status: number, v: LoginView): void {
