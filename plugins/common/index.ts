@@ -21,5 +21,7 @@ export default definePlugin<CommonShared>({
   resources: [],
   files: [reportFiles],
   setup: setupCommon,
-  teardown: (shared) => shared.pdf.close(),
+  teardown: async (shared) => {
+    await Promise.all([shared.markdown.close(), shared.pdf.close()]);
+  },
 });

@@ -1,7 +1,7 @@
 import { ReportStore } from './reports/store.ts';
 import { PdfRenderer } from './reports/pdf-renderer.ts';
 import { ExportGate } from './reports/export-gate.ts';
-import type { RenderLimits } from './reports/markdown-renderer.ts';
+import { MarkdownRenderer } from './reports/markdown-renderer.ts';
 import { toolsFor, type PluginServices, type ReportLimitSettings } from '../../kernel/sdk/index.ts';
 
 /** REPORT_BROWSER_IDLE_SECONDS's default, for a kernel of API 1.2 that does not pass it. */
@@ -29,7 +29,7 @@ const EXPORT_SLOTS = 2;
 export interface CommonShared {
   reportsRoot: string;
   limits: ReportLimitSettings;
-  render: RenderLimits;
+  markdown: MarkdownRenderer;
   pdf: PdfRenderer;
   exports: ExportGate;
   storeFor(client: string): ReportStore;
@@ -45,21 +45,22 @@ export function setupCommon(services: PluginServices): CommonShared {
   };
   // One store per client for the server's life: its write queue is what serialises that client's writes.
   const stores = new Map<string, ReportStore>();
+  // Renderer processes and the browser are kept this long after an export, for the next one.
+  const idleMs = (limits.browserIdleSeconds ?? DEFAULT_BROWSER_IDLE_SECONDS) * 1000;
   return {
     reportsRoot,
     limits,
-    render: {
-      timeoutMs: limits.renderTimeoutMs,
-      memoryMb: limits.renderMemoryMb,
-      maxDepth: MAX_NESTING,
-      maxHtmlBytes: HTML_EXPANSION * limits.exportMaxBytes,
-    },
-    pdf: new PdfRenderer(
-      services.settings.chromiumPath,
-      limits.pdfTimeoutMs,
+    markdown: new MarkdownRenderer(
+      {
+        timeoutMs: limits.renderTimeoutMs,
+        memoryMb: limits.renderMemoryMb,
+        maxDepth: MAX_NESTING,
+        maxHtmlBytes: HTML_EXPANSION * limits.exportMaxBytes,
+      },
       services.log,
-      (limits.browserIdleSeconds ?? DEFAULT_BROWSER_IDLE_SECONDS) * 1000,
+      idleMs,
     ),
+    pdf: new PdfRenderer(services.settings.chromiumPath, limits.pdfTimeoutMs, services.log, idleMs),
     exports: new ExportGate(EXPORT_SLOTS),
     storeFor(client) {
       let store = stores.get(client);

@@ -1,66 +1,54 @@
-// Worker thread entry: owns the Chromium browser and prints reports' HTML to PDF. Started once by
-// pdf-renderer.ts; nothing else imports it. Handing HTML to Chromium and taking the PDF back costs
-// playwright CPU in proportion to their size, all of it here, never on the thread that serves clients.
-import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+// Worker process entry: owns the Chromium browser and prints reports' HTML to PDF. Started by
+// pdf-renderer.ts; nothing imports it. Handing HTML to Chromium and taking the PDF back costs playwright
+// CPU and memory in proportion to their size, all of it in this process, never in the one that serves
+// clients. argv: the Chromium executable, the print deadline in ms, the largest frame the server sends.
 import { ChromiumPrinter, PrintFailure } from './chromium-printer.ts';
+import { serveFrames } from './worker-channel.ts';
 
-export interface PrinterConfig {
-  executablePath: string;
-  timeoutMs: number;
-}
-
-/** A report to print: its HTML as UTF-8, moved (not copied) here. */
+/** A report to print: the head; its HTML (UTF-8) is the frame's body. */
 export interface PrintJob {
   type: 'print';
   id: number;
-  html: ArrayBuffer;
   title: string;
 }
 
+/** The answer's head; on success the PDF is the frame's body. */
 export type PrintAnswer =
-  | { id: number; ok: true; pdf: ArrayBuffer }
+  | { id: number; ok: true }
   | { id: number; ok: false; kind: 'too-complex' | 'unavailable'; message: string; detail?: string };
 
-// Lowest priority first, before Chromium is started from this thread: the browser's processes inherit
-// it, so layout and printing never take a contended core from the serving thread (on Linux, where the
-// nice value belongs to the thread; refused elsewhere, which costs only that preference).
-try {
-  setPriority(19);
-} catch {
-  // not permitted here: printing still works, at normal priority
-}
+const [executablePath = '', timeoutMs = '60000', maxFrameBytes = '0'] = process.argv.slice(2);
+const printer = new ChromiumPrinter(executablePath, Number(timeoutMs));
 
-const config = (workerData as { data: PrinterConfig }).data;
-const printer = new ChromiumPrinter(config.executablePath, config.timeoutMs);
-const port = parentPort;
+// The server closing the channel (an idle close, its own stop, or the server gone) closes the browser and
+// its leftover processes before this process ends.
+serveFrames(
+  Number(maxFrameBytes),
+  (f, channel) => {
+    if (f.head.type !== 'print') return;
+    const job = f.head as unknown as PrintJob;
+    void answer(job, f.body.toString('utf8')).then(({ head, pdf }) => channel.send(head, pdf));
+  },
+  () => printer.close(),
+);
 
-port?.on('message', (m: PrintJob | { type: 'close' }) => {
-  if (m.type === 'close') {
-    void printer.close().finally(() => port.close());
-    return;
-  }
-  void answer(m).then((a) => port.postMessage(a, a.ok ? [a.pdf] : []));
-});
-
-async function answer(job: PrintJob): Promise<PrintAnswer> {
+async function answer(job: PrintJob, html: string): Promise<{ head: PrintAnswer; pdf?: Uint8Array }> {
   try {
-    const pdf = await printer.print(new TextDecoder().decode(job.html), job.title);
-    // A buffer of its own, to move to the parent whole.
-    const own = new Uint8Array(pdf.byteLength);
-    own.set(pdf);
-    return { id: job.id, ok: true, pdf: own.buffer };
+    const pdf = await printer.print(html, job.title);
+    return { head: { id: job.id, ok: true }, pdf };
   } catch (err) {
     const f =
       err instanceof PrintFailure
         ? err
         : new PrintFailure('unavailable', 'the PDF printer failed', (err as Error).message);
     return {
-      id: job.id,
-      ok: false,
-      kind: f.kind,
-      message: f.message,
-      ...(f.detail !== undefined ? { detail: f.detail } : {}),
+      head: {
+        id: job.id,
+        ok: false,
+        kind: f.kind,
+        message: f.message,
+        ...(f.detail !== undefined ? { detail: f.detail } : {}),
+      },
     };
   }
 }

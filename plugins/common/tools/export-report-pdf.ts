@@ -1,6 +1,5 @@
 import { ReportTooComplexError, structuredReply, z } from '../../../kernel/sdk/index.ts';
 import { commonTool } from '../shared.ts';
-import { renderMarkdown } from '../reports/markdown-renderer.ts';
 import { HANDED_OVER, handOver } from '../reports/hand-over.ts';
 
 export default commonTool({
@@ -30,7 +29,7 @@ export default commonTool({
         const bytes = Buffer.byteLength(markdown, 'utf8');
         if (bytes > limits.exportMaxBytes) throw tooLarge(bytes, limits.exportMaxBytes);
         await ctx.progress(0, 3, 'rendering');
-        const html = await renderMarkdown(markdown, ctx.shared.render, { signal: ctx.signal, log: ctx.log });
+        const html = await ctx.shared.markdown.render(markdown, { signal: ctx.signal });
         await ctx.progress(1, 3, 'printing');
         return ctx.shared.pdf.render(html, input.name);
       },
