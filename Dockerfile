@@ -48,4 +48,4 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 # tini forwards SIGTERM to the container entry, which stops the server cleanly and exits with it; while
 # `docker exec ... scripts/backup_restore.ts --replace` runs, the entry outlives the server it stops so the
 # restore can finish (then restart the container).
-CMD ["node", "--import", "tsx", "kernel/container-entry.ts"]
+CMD ["node", "--import", "./kernel/loader/register.mjs", "kernel/container-entry.ts"]

@@ -6,11 +6,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { restoreInProgress } from './backup/restore-marker.ts';
+import { serverLoaderArgs } from './loader/index.ts';
 
 const stateDir = process.env.STATE_DIR || join(import.meta.dirname, '..');
 const POLL_MS = 500;
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'main.ts')], {
+const server = spawn(process.execPath, serverLoaderArgs(join(import.meta.dirname, 'main.ts')), {
   stdio: 'inherit',
   env: process.env,
 });

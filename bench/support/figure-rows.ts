@@ -98,12 +98,12 @@ export function axlRows(schema: AxlSchemaFigures, call: AxlCallFigures): Figure[
         met: median(cold) < 1000,
       },
       {
-        figure: 'real AXL 15.0 schema, warm load',
-        measured: `${medianOf(schema.real.load, 'warmUs').toFixed(2)} µs (kept parse, same process)`,
+        figure: 'real AXL 15.0 schema, warm from cache (fresh process, operations from the digest)',
+        measured: `${medianOf(schema.real.warm, 'cacheMs').toFixed(2)} ms (whole schema and first envelope: ${medianOf(schema.real.warm, 'readyMs').toFixed(0)} ms)`,
         baseline: '-',
         ratio: '-',
         goal: '< 10 ms',
-        met: medianOf(schema.real.load, 'warmUs') < 10_000,
+        met: medianOf(schema.real.warm, 'cacheMs') < 10,
       },
     );
   }

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { serverLoaderArgs } from '../../kernel/loader/index.ts';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
 
 /** Prefix of the one line a benchmark child prints its figures on (JSON after it). */
@@ -28,7 +29,19 @@ export function spawnTsx(
   env: NodeJS.ProcessEnv = childEnv(),
   nodeArgs: string[] = [],
 ): ChildProcess & { errTail: () => string } {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(PROJECT_ROOT, file), ...args], {
+  return spawnNode([...nodeArgs, '--import', 'tsx', join(PROJECT_ROOT, file), ...args], env);
+}
+
+/** A server entry run as `npm start` runs kernel/main.ts: on the server's loader (kernel/loader). */
+export function spawnOnServerLoader(
+  file: string,
+  env: NodeJS.ProcessEnv = childEnv(),
+): ChildProcess & { errTail: () => string } {
+  return spawnNode(serverLoaderArgs(join(PROJECT_ROOT, file)), env);
+}
+
+function spawnNode(argv: string[], env: NodeJS.ProcessEnv): ChildProcess & { errTail: () => string } {
+  const child = spawn(process.execPath, argv, {
     cwd: PROJECT_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

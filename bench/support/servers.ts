@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../../kernel/paths.ts';
 import { seedServerKeys } from '../../test/helpers/keys.ts';
 import { writeTestLicense } from '../../test/helpers/license.ts';
 import { tempStateDir } from '../../test/helpers/state-dir.ts';
-import { childEnv, spawnTsx, stop, waitForLine } from './proc.ts';
+import { childEnv, spawnOnServerLoader, spawnTsx, stop, waitForLine } from './proc.ts';
 
 export const BENCH_CLIENT = 'bench';
 
@@ -67,7 +67,7 @@ export interface RunningServer {
 }
 
 export async function startKernelProcess(state: KernelState): Promise<RunningServer> {
-  const child = spawnTsx('bench/support/licensed-server.ts', [], state.env);
+  const child = spawnOnServerLoader('bench/support/licensed-server.ts', state.env);
   try {
     const url = await waitForLine(child, /listening on (https:\/\/\S+)/);
     return { child, pid: child.pid as number, url, stop: () => stop(child) };

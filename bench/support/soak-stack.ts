@@ -133,7 +133,16 @@ export async function startSoakStack(o: { clients: number; lab?: LabOptions }): 
     delete env.NODE_TEST_CONTEXT;
     const proc = spawn(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', join(PROJECT_ROOT, 'bench/support/licensed-server.ts')],
+      [
+        '--expose-gc',
+        // BENCH_SERVER_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
+        ...(process.env.BENCH_SERVER_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`]
+          : []),
+        '--import',
+        'tsx',
+        join(PROJECT_ROOT, 'bench/support/licensed-server.ts'),
+      ],
       { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = proc;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AuditUnavailableError } from '../errors/index.ts';
 import { toJsonLine } from '../logging/json-line.ts';
 import { redact } from '../logging/redact.ts';
@@ -31,6 +32,11 @@ export interface AuditRecord extends AuditEntry {
   timestamp: string;
 }
 
+/** A record held back by `holding`, until the next record of the same request or the request's end. */
+interface Held {
+  entry: AuditEntry | undefined;
+}
+
 /** Longest string kept in a record: a hostile header value must not bloat the log. */
 const MAX_FIELD_CHARS = 512;
 
@@ -43,6 +49,7 @@ const MAX_FIELD_CHARS = 512;
 export class AuditLog {
   private readonly file: RotatingFile;
   private readonly listeners = new Set<(rec: AuditRecord) => void>();
+  private readonly held = new AsyncLocalStorage<Held>();
 
   constructor(opts: RotatingFileOptions) {
     this.file = new RotatingFile(opts);
@@ -53,25 +60,54 @@ export class AuditLog {
   }
 
   write(entry: AuditEntry): AuditRecord {
-    const { event, status, client, ip, severity, ...fields } = entry;
-    const record = redact({
-      timestamp: new Date().toISOString(),
-      event,
-      ...(severity ? { severity } : {}),
-      ...(client !== undefined ? { client: clip(client) } : {}),
-      ...(ip !== undefined ? { ip: clip(ip) } : {}),
-      status,
-      ...clipAll(fields),
-    }) as AuditRecord;
+    const held = this.held.getStore();
+    const first = held?.entry;
+    const records = this.emit(first ? [first, entry] : [entry]);
+    if (held) held.entry = undefined;
+    return records[records.length - 1] as AuditRecord;
+  }
+
+  /**
+   * Runs `fn` with `entry` held back: the next record written from within `fn` (its async context) goes
+   * out with it, after it, in the same write(2), so a request's AUTH_OK and its tool call's STARTED record
+   * cost one write and are on disk together before the handler runs. Whatever happens, the held record
+   * is written by the time `fn` settles (`release` writes it sooner); a write that fails keeps it held.
+   */
+  async holding<T>(entry: AuditEntry, fn: () => Promise<T>): Promise<T> {
+    const held: Held = { entry };
+    let result: T;
     try {
-      this.file.writeLine(toJsonLine(record));
+      result = await this.held.run(held, fn);
+    } finally {
+      if (held.entry) this.writeHeld(held);
+    }
+    return result;
+  }
+
+  /** Writes at once the record `holding` keeps for the current request, if any. */
+  release(): void {
+    const held = this.held.getStore();
+    if (held?.entry) this.writeHeld(held);
+  }
+
+  private writeHeld(held: Held): void {
+    this.emit([held.entry as AuditEntry]);
+    held.entry = undefined;
+  }
+
+  /** The records as lines, in one write; throws AuditUnavailableError when it cannot be written. */
+  private emit(entries: AuditEntry[]): AuditRecord[] {
+    const timestamp = new Date().toISOString();
+    const records = entries.map((e) => build(e, timestamp));
+    try {
+      this.file.writeLines(records.map((r) => toJsonLine(r)));
     } catch (err) {
       throw new AuditUnavailableError('the audit log cannot be written; the operation was refused', {
         cause: err,
       });
     }
-    for (const l of this.listeners) l(record);
-    return record;
+    for (const r of records) for (const l of this.listeners) l(r);
+    return records;
   }
 
   /** Observe records after they are written (metrics, tests). */
@@ -91,6 +127,23 @@ export class AuditLog {
   close(): Promise<void> {
     return this.file.close();
   }
+}
+
+/**
+ * The record as written: the writer's own timestamp (a clean ISO string, so not redacted) first, then
+ * the entry's fields, clipped and redacted.
+ */
+function build(entry: AuditEntry, timestamp: string): AuditRecord {
+  const { event, status, client, ip, severity, ...fields } = entry;
+  const body = redact({
+    event,
+    ...(severity ? { severity } : {}),
+    ...(client !== undefined ? { client: clip(client) } : {}),
+    ...(ip !== undefined ? { ip: clip(ip) } : {}),
+    status,
+    ...clipAll(fields),
+  }) as Omit<AuditRecord, 'timestamp'>;
+  return { timestamp, ...body } as AuditRecord;
 }
 
 function clip(v: string): string {

@@ -39,6 +39,17 @@ export class AuthEvents {
     this.audit.write({ event: 'AUTH', status: 'AUTH_OK', ...fields });
   }
 
+  /**
+   * AUTH_OK held back while `next` runs (AuditLog.holding): it goes out with the request's next audit
+   * record, in the same write and before it, or when `next` settles if none comes.
+   */
+  okHolding<T>(
+    fields: { ip: string; client: string; [field: string]: unknown },
+    next: () => Promise<T>,
+  ): Promise<T> {
+    return this.audit.holding({ event: 'AUTH', status: 'AUTH_OK', ...fields }, next);
+  }
+
   async failure(f: AuthFailure): Promise<void> {
     const { status, ip, client, reason, counts, counted = false, ...extra } = f;
     this.audit.write({ event: 'AUTH', status, ip, ...(client ? { client } : {}), reason, ...extra });

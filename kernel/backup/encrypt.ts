@@ -1,6 +1,6 @@
 import { createCipheriv, createHash, randomBytes, type KeyObject } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
-import { Pack } from 'tar';
+import { loadTar } from '../support/tar-library.ts';
 import type { ArchiveEntry } from './contents.ts';
 import {
   CIPHER,
@@ -56,6 +56,7 @@ export async function writeEncryptedArchive(o: EncryptOptions): Promise<{ sha512
     };
     await write(header);
     let ciphertextLength = 0;
+    const { Pack } = await loadTar();
     const pack = new Pack({
       cwd: o.cwd,
       gzip: true,

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Unpack, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
+import { loadTar } from '../support/tar-library.ts';
 import { isRestorablePath } from './contents.ts';
 import { decryptStream, type OpenedArchive } from './decrypt.ts';
 import { BackupError } from './errors.ts';
@@ -44,6 +45,7 @@ export async function extractArchive(
     else result.files++;
     return true;
   };
+  const { Unpack } = await loadTar();
   const unpack = new Unpack({
     cwd: dest,
     strict: true,

@@ -19,6 +19,11 @@ export interface KernelState {
   /** Route label for metrics (the matched pattern, never the raw path). */
   route?: string;
   client?: AuthenticatedClient;
+  /**
+   * The route lets the bearer middleware hold the AUTH_OK record back, to go out in one write with the
+   * request's next audit record (a tool call's STARTED); the route releases it sooner when none follows.
+   */
+  holdAuthRecord?: boolean;
 }
 
 export type KernelContext = ParameterizedContext<KernelState> & Context;

@@ -19,12 +19,27 @@ const SECRET_TEXT: [RegExp, string][] = [
   [/(^|[\s"'(<[=,])[A-Za-z0-9._~-]+:(?!\/\/)\S+@(?=[A-Za-z0-9[])/g, '$1[REDACTED]@'],
 ];
 
+/**
+ * Matches wherever any SECRET_TEXT pattern would (each pattern, case-insensitively, as one alternative):
+ * text it does not match holds nothing to scrub, so scrubText returns it after one scan instead of one
+ * replace per pattern. Built from the patterns themselves, so a pattern added above is covered too.
+ */
+const MAY_HOLD_SECRET = new RegExp(
+  SECRET_TEXT.map(([pattern]) => `(?:${pattern.source})`).join('|'),
+  `${[...new Set(SECRET_TEXT.flatMap(([pattern]) => [...pattern.flags]))].filter((f) => f !== 'g' && f !== 'y' && f !== 'i').join('')}i`,
+);
+
 /** Fields naming a node: no valid one holds an @, so whatever comes before the last @ is a pasted login. */
 const HOST_KEYS = /^(host|hostname|address|cluster)$/i;
 
 export const REDACTED = '[REDACTED]';
 
+/** How deep `redact` walks; what lies deeper is replaced whole by TOO_DEEP. */
+const MAX_DEPTH = 8;
+const TOO_DEEP = '[REDACTED: nested too deep]';
+
 export function scrubText(text: string): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
   return out;
@@ -36,20 +51,44 @@ export type SecretField = (key: string, value: unknown) => boolean;
 export function redact(value: unknown, depth = 0, alsoSecret?: SecretField): unknown {
   if (typeof value === 'string') return scrubText(value);
   // A Date (bunyan's `time`) is kept whole: it has no own properties to copy.
-  if (depth > 8 || value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  // Below the walk's depth nothing is looked at, so nothing is kept: a secret nested deeper must not pass.
+  if (depth > MAX_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1, alsoSecret));
   if (value instanceof Error) return redact(serializeError(value), depth + 1, alsoSecret);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const secret = SECRET_KEYS.test(k) || (alsoSecret?.(k, v) ?? false);
+    const kind = keyKind(k);
+    const secret = kind === SECRET || (alsoSecret?.(k, v) ?? false);
     out[k] =
       secret && v !== undefined && v !== null && v !== ''
         ? REDACTED
-        : HOST_KEYS.test(k) && typeof v === 'string' && v.includes('@')
+        : kind === HOST && typeof v === 'string' && v.includes('@')
           ? `${REDACTED}${v.slice(v.lastIndexOf('@'))}`
           : redact(v, depth + 1, alsoSecret);
   }
   return out;
+}
+
+const PLAIN = 0;
+const SECRET = 1;
+const HOST = 2;
+type KeyKind = typeof PLAIN | typeof SECRET | typeof HOST;
+
+/**
+ * What SECRET_KEYS and HOST_KEYS say of a key, remembered: records repeat the same few keys, and a key
+ * is classified by its name alone. Bounded, since keys can come from a caller's arguments; past the
+ * bound a key is classified afresh each time.
+ */
+const keyKinds = new Map<string, KeyKind>();
+const MAX_REMEMBERED_KEYS = 2048;
+
+function keyKind(key: string): KeyKind {
+  const known = keyKinds.get(key);
+  if (known !== undefined) return known;
+  const kind = SECRET_KEYS.test(key) ? SECRET : HOST_KEYS.test(key) ? HOST : PLAIN;
+  if (keyKinds.size < MAX_REMEMBERED_KEYS) keyKinds.set(key, kind);
+  return kind;
 }
 
 function serializeError(err: Error): Record<string, unknown> {

@@ -62,25 +62,39 @@ export class RotatingFile {
    * Throws if the line cannot be written.
    */
   writeLine(line: string): void {
+    this.writeLines([line]);
+  }
+
+  /**
+   * Appends lines in one write(2): once it returns they are all in the file, and a failure leaves none
+   * of them (whole lines only, as `writeLine`). Throws if they cannot be written.
+   */
+  writeLines(lines: readonly string[]): void {
     if (this.closed) throw new Error(`log file closed: ${basename(this.path)}`);
-    const buf = Buffer.from(`${asciiJson(line)}\n`, 'utf8');
+    let text = '';
+    for (const line of lines) text += `${asciiJson(line)}\n`;
+    const buf = Buffer.from(text, 'utf8');
     if (this.size > 0 && this.size + buf.length > this.opts.maxBytes) this.rotate();
-    const start = fstatSync(this.fd).size;
+    let off = 0;
     try {
-      let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
       if (this.opts.fsync) fdatasyncSync(this.fd);
     } catch (err) {
-      // A full disk can take part of the line before refusing the rest: cut the fragment off, so the
-      // file keeps only whole lines and the next line does not start glued to a torn one.
+      // A full disk can take part of the text before refusing the rest: cut the fragment off, so the
+      // file keeps only whole lines and the next line does not start glued to a torn one. The fragment
+      // is the file's last `off` bytes (another writer, the operator CLI, would have to append in the
+      // instant between the refusal and this cut), so its start is found only now: a successful write
+      // costs no fstat.
       try {
-        ftruncateSync(this.fd, start);
+        ftruncateSync(this.fd, fstatSync(this.fd).size - off);
       } catch {
         // the truncation failing leaves the fragment; readers skip a line that does not parse
       }
       throw err;
     }
-    this.size = start + buf.length;
+    // Lines another process appends (the operator CLI) are counted from the next open: rotation can
+    // come that much later, never earlier.
+    this.size += buf.length;
   }
 
   /** Resolves when every rotated file so far is compressed and old archives are pruned. */

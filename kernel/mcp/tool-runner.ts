@@ -26,7 +26,7 @@ import type { LicenseStatus } from '../runtime.ts';
 import type { CredentialPages, PluginDirs, ToolContext, ToolInput } from '../sdk/define.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import { runWithNodeRequests } from '../sdk/node-requests.ts';
-import type { CallerInfo, PluginAuditEntry, Product, Service } from '../sdk/types.ts';
+import type { CallerInfo, PluginAuditEntry, PluginLogger, Product, Service } from '../sdk/types.ts';
 import { auditText } from './audit-text.ts';
 import { CallNodeRequests } from './call-node-requests.ts';
 import { RequestStateSeal } from './request-state.ts';
@@ -37,7 +37,7 @@ import {
   type ToolInputRequired,
   type ToolResult,
 } from './tool-result.ts';
-import type { Vault } from '../vault/index.ts';
+import type { ClientVault, Vault } from '../vault/index.ts';
 import { FULL_VIEW, inView, standingView, type ToolView } from './toolsets.ts';
 
 export interface CallContext {
@@ -221,10 +221,15 @@ export class ToolRunner {
     const tool = this.deps.registry.tools.get(name);
     if (!tool) return false;
     try {
-      const { profile } = this.authorize(tool, rawArgs, caller, {} as AuditEntry, view);
+      // The window first: while it has room (nearly every call) the answer is no whatever the earlier
+      // checks say, so they run only for a call that meets a full window (`call` runs them anyway).
+      const profile = this.deps.profile(caller.profile);
+      if (!profile) return false;
       const service = tool.def.service;
       const window = rateWindow(profile, tool.module, service, this.deps.narrowing(caller.name));
-      return this.deps.limiter.remaining(caller.name, tool.module, service, window) === 0;
+      if (this.deps.limiter.remaining(caller.name, tool.module, service, window) !== 0) return false;
+      this.authorize(tool, rawArgs, caller, {} as AuditEntry, view);
+      return true;
     } catch {
       return false;
     }
@@ -395,10 +400,21 @@ export class ToolRunner {
     node: CallNodeRequests,
     input: ToolInput,
   ): ToolContext {
-    const log = this.deps.log.child({ plugin: tool.plugin.def.id, tool: tool.name, client: cc.caller.name });
+    // The logger, vault view and credential pages are built when the handler first reaches for them
+    // (then kept for the call): most calls use none of them, and each costs an object graph per call.
+    let log: PluginLogger | undefined;
+    let vault: ClientVault | undefined;
+    let pages: CredentialPages | undefined;
+    const deps = this.deps;
     return {
       caller: cc.caller,
-      log,
+      get log() {
+        return (log ??= deps.log.child({
+          plugin: tool.plugin.def.id,
+          tool: tool.name,
+          client: cc.caller.name,
+        }));
+      },
       audit: (entry: PluginAuditEntry) => {
         this.deps.audit.write({
           ...entry,
@@ -412,10 +428,14 @@ export class ToolRunner {
       kernel: this.deps.kernel,
       dirs: this.deps.dirs,
       shared: tool.plugin.shared,
-      vault: this.deps.vault.forClient(cc.caller.name, { ip: cc.ip }),
+      get vault() {
+        return (vault ??= deps.vault.forClient(cc.caller.name, { ip: cc.ip }));
+      },
       node,
       input,
-      credentialPage: this.deps.credentialPages(cc.caller.name),
+      get credentialPage() {
+        return (pages ??= deps.credentialPages(cc.caller.name));
+      },
     };
   }
 }

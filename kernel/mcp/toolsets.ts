@@ -61,9 +61,24 @@ export function inView(tool: RegisteredTool, view: ToolView): boolean {
   );
 }
 
+/**
+ * Standing views by the narrowing they were built from, so that a call does not build a Set per
+ * permission check. A view is reused only while the narrowing still holds the same toolsets list and
+ * read-only flag it was built from: a client.json read again gives a new narrowing (or new values),
+ * and with it a new view at the next check. Dropped with the narrowing.
+ */
+const standing = new WeakMap<
+  Narrowing,
+  { toolsets: Narrowing['toolsets']; readOnly: Narrowing['readOnly']; view: ToolView }
+>();
+
 /** The view a client's client.json sets for all its connections (toolsets, readOnly). */
 export function standingView(n: Narrowing): ToolView {
-  return { toolsets: n.toolsets ? [new Set(n.toolsets)] : [], readOnly: n.readOnly === true };
+  const kept = standing.get(n);
+  if (kept && kept.toolsets === n.toolsets && kept.readOnly === n.readOnly) return kept.view;
+  const view = { toolsets: n.toolsets ? [new Set(n.toolsets)] : [], readOnly: n.readOnly === true };
+  standing.set(n, { toolsets: n.toolsets, readOnly: n.readOnly, view });
+  return view;
 }
 
 const MAX_TOOLSETS_TEXT = 256;

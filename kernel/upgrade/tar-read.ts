@@ -1,8 +1,9 @@
 // Reads a .tar.gz held in memory into a map of path -> bytes, refusing anything a safe package never holds:
 // links, devices, absolute paths, `..`, duplicate names, oversized content. Nothing is written to disk here,
 // so a hostile archive cannot place a file anywhere; the caller decides what to write after validating.
-import { Parser, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import { isSafeRelativePath } from '../integrity/tree.ts';
+import { loadTar } from '../support/tar-library.ts';
 import { UpgradeRefused } from './errors.ts';
 
 const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
@@ -13,6 +14,7 @@ export async function readTarGz(archive: Buffer, maxUnpackedBytes: number): Prom
   const files = new Map<string, Buffer>();
   const dirs = new Set<string>();
   let total = 0;
+  const { Parser } = await loadTar();
   return new Promise((resolve, reject) => {
     // strict: every tar warning (bad checksum, truncated input, invalid entry) is an error, not a skip.
     const parser = new Parser({ strict: true, gzip: true });

@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Runs the signed install's server as its own process (the integrity check covers what it loads). */
 export function startServerProcess(
   installDir: string,
   env: NodeJS.ProcessEnv,
 ): { child: ChildProcess; url: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(installDir, 'kernel/main.ts')], {
+  // As `npm start` runs it: on the install's own TypeScript loader (kernel/loader/register.mjs).
+  const loader = pathToFileURL(join(installDir, 'kernel/loader/register.mjs')).href;
+  const child = spawn(process.execPath, ['--import', loader, join(installDir, 'kernel/main.ts')], {
     cwd: installDir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

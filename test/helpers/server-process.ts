@@ -1,4 +1,5 @@
-// The server as a real, separate process (`node --import tsx kernel/main.ts`), for tests that must kill
+// The server as a real, separate process (`node --import ./kernel/loader/register.mjs kernel/main.ts`,
+// as `npm start` runs it), for tests that must kill
 // it (SIGKILL mid-operation) and start it again on the same state directory and port.
 //
 // Two ways to run it:
@@ -13,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
+import { serverLoaderArgs } from '../../kernel/loader/index.ts';
 import { PROJECT_ROOT } from '../../kernel/paths.ts';
 import { stageSignedTree } from '../../kernel/vendor/stage.ts';
 import { pinnedFetch } from './https-client.ts';
@@ -67,9 +69,12 @@ export function serverEnv(o: ServerProcessOptions): NodeJS.ProcessEnv {
 
 export function spawnServer(o: ServerProcessOptions): ServerProcess {
   const root = o.installDir ?? PROJECT_ROOT;
-  const args = ['--import', 'tsx', ...(o.preload ?? []).flatMap((p) => ['--import', p])];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...args, join(root, 'kernel/main.ts')], {
+  const args = serverLoaderArgs(join(root, 'kernel/main.ts'), {
+    root,
+    ...(o.preload ? { preload: o.preload } : {}),
+  });
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: serverEnv(o),
     stdio: ['ignore', 'pipe', 'pipe'],

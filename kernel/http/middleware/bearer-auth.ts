@@ -86,7 +86,12 @@ export function bearerAuth(rt: Pick<KernelRuntime, 'auth' | 'clients'>): KernelM
       scope: claims.scope,
       ...(app ? { app } : {}),
     };
-    auth.events.ok({ ip, client: client.name, jti: claims.jti, path: ctx.path, ...appTag });
+    const ok = { ip, client: client.name, jti: claims.jti, path: ctx.path, ...appTag };
+    if (ctx.state.holdAuthRecord) {
+      await auth.events.okHolding(ok, next);
+      return;
+    }
+    auth.events.ok(ok);
     await next();
   };
 }

@@ -109,7 +109,7 @@ interface ToolCallMessage {
   params: { name: string; arguments?: Record<string, unknown> };
 }
 
-function isToolCall(m: unknown): m is ToolCallMessage {
+export function isToolCall(m: unknown): m is ToolCallMessage {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
   const r = m as Record<string, unknown>;
   const params = r.params as Record<string, unknown> | undefined;

@@ -8,7 +8,7 @@ import { requestedView, type ToolView } from '../../mcp/toolsets.ts';
 import { BadRequestError } from '../../errors/index.ts';
 import type { CallerInfo, Product } from '../../sdk/types.ts';
 import type { KernelContext, KernelMiddleware, KernelState } from '../state.ts';
-import { answerRateLimitedCall, isJsonPost, readMcpBody } from './mcp-rate-limit.ts';
+import { answerRateLimitedCall, isJsonPost, isToolCall, readMcpBody } from './mcp-rate-limit.ts';
 
 export interface McpRouteDeps {
   sessions: SessionManager;
@@ -87,6 +87,9 @@ export function mcpRoutes(deps: McpRouteDeps) {
         if (!body.ok) return jsonRpcError(ctx, body.status, body.code, body.error);
         parsed = body.message;
       }
+      // Only a tool call's STARTED (or refusal) record takes the held AUTH_OK along: anything else has
+      // it written now, before the request is served.
+      if (!isToolCall(parsed)) deps.audit.release();
       // A POST that is not JSON has no envelope: the 2025 transport answers it (415), as the SDK would.
       const modern = parsed !== undefined && !(await isLegacyRequest(headersOf(ctx), parsed));
       if (
@@ -147,8 +150,13 @@ export function mcpRoutes(deps: McpRouteDeps) {
       if (!session.id) await session.transport.close();
     }
 
+    /** A POST's AUTH_OK may go out with its tool call's STARTED record, in one write (see the handler). */
+    const holdAuthRecord: KernelMiddleware = async (ctx, next) => {
+      ctx.state.holdAuthRecord = true;
+      await next();
+    };
     for (const path of ['/mcp', '/mcp/']) {
-      router.post(path, ...deps.auth, handler);
+      router.post(path, holdAuthRecord, ...deps.auth, handler);
       router.get(path, ...deps.auth, handler);
       router.delete(path, ...deps.auth, handler);
     }

@@ -45,7 +45,9 @@ export interface ToolTasks {
   ): Record<string, unknown> | undefined;
 }
 
+// Built once: a 2026-07-28 request builds a server (and installs these handlers) per request.
 const TaskIdParams = z.looseObject({ taskId: z.string().max(256) });
+const NoParams = z.looseObject({});
 
 /**
  * The task methods of one MCP server instance, over the kernel's task store: tasks/get and tasks/cancel
@@ -95,7 +97,7 @@ export function installTasks(
     return legacyResult(v);
   });
 
-  server.setRequestHandler('tasks/list', { params: z.looseObject({}) }, () => ({
+  server.setRequestHandler('tasks/list', { params: NoParams }, () => ({
     tasks: store.list(client).map(legacyTask),
   }));
 

@@ -3,8 +3,9 @@
 // node could send path traversal, symlinks or a zip bomb: every entry is checked before anything is written.
 import { createWriteStream, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { AXLError, BadRequestError, PayloadTooLargeError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchemaCache } from './schema-cache.ts';
 import { SCHEMA_FILES } from './schema-cache.ts';
@@ -200,6 +201,14 @@ function zipError(err: Error): BadRequestError {
   );
 }
 
+const require = createRequire(import.meta.url);
+let yauzlLibrary: typeof yauzl | undefined;
+
+/** yauzl, loaded by the first toolkit download: the server's startup never needs it. */
+function loadYauzl(): typeof yauzl {
+  return (yauzlLibrary ??= require('yauzl') as typeof yauzl);
+}
+
 async function extract(
   zipPath: string,
   out: string,
@@ -209,8 +218,11 @@ async function extract(
   const { maxEntryBytes, maxTotalBytes: maxTotal } = limits;
   // strictFileNames makes yauzl itself reject backslashes; validateEntrySizes catches a lying header.
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(zipPath, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, z) =>
-      err ? reject(new BadRequestError(`the toolkit is not a valid zip: ${err.message}`)) : resolve(z),
+    loadYauzl().open(
+      zipPath,
+      { lazyEntries: true, strictFileNames: true, validateEntrySizes: true },
+      (err, z) =>
+        err ? reject(new BadRequestError(`the toolkit is not a valid zip: ${err.message}`)) : resolve(z),
     ),
   );
   if (zip.entryCount > limits.maxEntries) {

@@ -1,6 +1,7 @@
 // Opening an SSH connection and an interactive shell to a VOS node, and saying clearly why it failed.
-import ssh2 from 'ssh2';
+import type ssh2 from 'ssh2';
 import type { Client as SshClient, ClientChannel } from 'ssh2';
+import { createRequire } from 'node:module';
 import { connect, type Socket } from 'node:net';
 import {
   ConnectivityError,
@@ -11,7 +12,13 @@ import {
   type TofuHostVerifier,
 } from '../../../kernel/sdk/index.ts';
 
-const { Client } = ssh2;
+const require = createRequire(import.meta.url);
+let ssh2Library: typeof ssh2 | undefined;
+
+/** ssh2, loaded by the first SSH connection: about 110 ms of the server's startup CPU otherwise. */
+function loadSsh2(): typeof ssh2 {
+  return (ssh2Library ??= require('ssh2') as typeof ssh2);
+}
 
 /** Network failures worth another attempt: the node may be restarting or briefly unreachable. */
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
@@ -74,6 +81,13 @@ export interface OpenShell {
  */
 export function openShell(o: ConnectOptions): Promise<OpenShell> {
   return new Promise((resolve, reject) => {
+    let Client: typeof ssh2.Client;
+    try {
+      Client = loadSsh2().Client;
+    } catch (err) {
+      reject(new SSHError(`the SSH library (ssh2) could not be loaded: ${(err as Error).message}`));
+      return;
+    }
     // ssh2 would resolve the name itself: the socket is opened here, through the policy's resolution,
     // so the address checked is the one connected to (a refused literal never gets a socket).
     let sock: Socket;

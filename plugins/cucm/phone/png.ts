@@ -1,8 +1,17 @@
 // PNG in and out: a phone's own PNG is checked (dimensions first, then a full decode) and passed on
 // unchanged; every other format is encoded from RGBA.
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG as PngClass } from 'pngjs';
 import { BadRequestError } from '../../../kernel/sdk/index.ts';
 import { checkDimensions, type RgbaImage } from './raster.ts';
+
+const require = createRequire(import.meta.url);
+let pngLibrary: typeof PngClass | undefined;
+
+/** pngjs, loaded by the first screenshot: the server's startup never needs it. */
+function pngjs(): typeof PngClass {
+  return (pngLibrary ??= (require('pngjs') as { PNG: typeof PngClass }).PNG);
+}
 
 /** Signature (8) + IHDR length and type (8) + width and height (8). */
 const IHDR_END = 24;
@@ -17,7 +26,8 @@ export function validatePng(buf: Buffer): { width: number; height: number } {
   const width = buf.readUInt32BE(16);
   const height = buf.readUInt32BE(20);
   checkDimensions(width, height, 'PNG screenshot');
-  let decoded: PNG;
+  const PNG = pngjs();
+  let decoded: PngClass;
   try {
     decoded = PNG.sync.read(buf);
   } catch (err) {
@@ -32,6 +42,7 @@ export function validatePng(buf: Buffer): { width: number; height: number } {
 }
 
 export function encodePng(image: RgbaImage): Buffer {
+  const PNG = pngjs();
   const png = new PNG({ width: image.width, height: image.height });
   image.data.copy(png.data);
   return PNG.sync.write(png);

@@ -74,6 +74,10 @@ describe('a rate-limited tools/call', () => {
       const tools = await c.client.listTools();
       assert.ok(tools.tools.some((t) => t.name === 'infra_health'));
       await assert.rejects(c.call('no_such_tool'), /-32602.*NOT_FOUND/);
+      // The 429 is only for a call that would reach its limit: one the earlier checks refuse (here its
+      // input) keeps that refusal, in band, even against a full window.
+      const bad = await c.call('infra_health', { bogus: 1 });
+      assert.equal(bad.structuredContent?.error, 'BAD_REQUEST', JSON.stringify(bad.content));
     });
 
     it('is recorded once: one RATE_LIMITED record, one ACTIONS outcome, one metric increment', async () => {

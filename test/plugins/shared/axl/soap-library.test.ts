@@ -2,11 +2,17 @@
 // then the loader's sharing and its coded failure.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AXLError } from '../../../../kernel/sdk/index.ts';
-import { lazySoapLibrary, type SoapLibrary } from '../../../../plugins/_shared/axl/soap-library.ts';
+import {
+  lazySoapLibrary,
+  soapMessages,
+  type SoapLibrary,
+} from '../../../../plugins/_shared/axl/soap-library.ts';
 
+const require = createRequire(import.meta.url);
 const PROBE = join(import.meta.dirname, 'soap-load-probe.ts');
 
 function runProbe(): Promise<Record<string, boolean>> {
@@ -24,10 +30,38 @@ function runProbe(): Promise<Record<string, boolean>> {
   });
 }
 
+describe("strong-soap's messages without strong-globalize", () => {
+  it('formats every kind of message strong-soap sends exactly as strong-globalize does', () => {
+    // strong-soap/src/globalize.js, as strong-soap sets it up (here, apart from the module cache).
+    const SG = require('strong-globalize') as {
+      SetRootDir(dir: string, o: object): void;
+      (): { f(text: string, ...args: unknown[]): string };
+    };
+    SG.SetRootDir(dirname(require.resolve('strong-soap/package.json')), { autonomousMsgLoading: 'all' });
+    const g = SG();
+    for (const [text, ...args] of [
+      ['Unexpected root element of {{WSDL}} or include'],
+      ['Invalid qname: %s', 'a:b:c'],
+      ['{{WSDL}} style not supported: %s', 'document/encoded'],
+      ['Found unexpected element (%s) inside %s', 'x', 'y'],
+      ['The field %s cannot have value %s due to the violations: %s', 'f', 5, '["v"]'],
+      ['{{key}} should be a {{buffer}} or a {{string}}!'],
+      ['Invalid {{WSDL URL}}: %s\n\n\r Code: %s\n\n\r Response Body: %j', 'u', 404, { a: 1 }],
+    ] as [string, ...unknown[]][]) {
+      assert.equal(soapMessages.f(text, ...args), g.f(text, ...args), text);
+    }
+  });
+});
+
 describe('strong-soap is loaded on first use', () => {
   it('a kernel with every shipped plugin starts and answers other tools without it; an AXL call loads it', async () => {
     // afterAxlCall also proves the probe sees a load: the same check that reads false before reads true.
-    assert.deepEqual(await runProbe(), { afterStartup: false, afterOtherTools: false, afterAxlCall: true });
+    assert.deepEqual(await runProbe(), {
+      afterStartup: false,
+      afterOtherTools: false,
+      afterAxlCall: true,
+      globalizeAfterAxlCall: false,
+    });
   });
 
   it('concurrent first uses share one load', async () => {

@@ -8,6 +8,8 @@ import { prepareCucm, startProductStack } from '../../../helpers/product-stack.t
 const require = createRequire(import.meta.url);
 const soapLoaded = (): boolean =>
   Object.keys(require.cache).some((k) => /[\\/]node_modules[\\/]strong-soap[\\/]/.test(k));
+const globalizeLoaded = (): boolean =>
+  Object.keys(require.cache).some((k) => /[\\/]node_modules[\\/]strong-globalize[\\/]/.test(k));
 
 const s = await startProductStack();
 const out: Record<string, boolean> = {};
@@ -23,6 +25,8 @@ try {
     args: { sql: 'select name from device' },
   });
   out.afterAxlCall = soapLoaded();
+  // strong-soap's messages come from the stand-in (soap-library.ts), not strong-globalize's catalogue walk.
+  out.globalizeAfterAxlCall = globalizeLoaded();
 } finally {
   await s.stop();
 }
