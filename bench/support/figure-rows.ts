@@ -69,14 +69,19 @@ export function footprintRows(f: FootprintResult): Figure[] {
       met: f.idleRssMb.kernel < 120,
     },
     {
-      figure: `PSS (server + Chromium) after one PDF export (${curve} MB)`,
-      measured: `+${((f.pdf.afterPssMb[0]?.pssMb ?? 0) - f.pdf.idlePssMb).toFixed(0)} MB at 0 s, +${((f.pdf.afterPssMb.at(-1)?.pssMb ?? 0) - f.pdf.idlePssMb).toFixed(0)} MB at 60 s`,
+      figure: `PSS (server, report workers, Chromium) after one PDF export (${curve} MB)`,
+      measured: `${signedMb((f.pdf.afterPssMb[0]?.pssMb ?? 0) - f.pdf.idlePssMb)} at 0 s, ${signedMb((f.pdf.afterPssMb.at(-1)?.pssMb ?? 0) - f.pdf.idlePssMb)} at 60 s`,
       baseline: `${f.pdf.idlePssMb.toFixed(0)} MB idle`,
       ratio: '-',
       goal: 'back to idle within 60 s',
       met: f.pdf.backToIdle,
     },
   ];
+}
+
+/** A difference in MB with its sign: +12 MB, -3 MB. */
+function signedMb(mb: number): string {
+  return `${mb >= 0 ? '+' : ''}${mb.toFixed(0)} MB`;
 }
 
 export function axlRows(schema: AxlSchemaFigures, call: AxlCallFigures): Figure[] {

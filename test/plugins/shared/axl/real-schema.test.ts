@@ -1,30 +1,18 @@
 // The real Cisco 15.0 schema, when the fixtures sit beside the checkout. The lab's own schema covers
 // every feature in the other tests; this one checks the client copes with the real, much larger WSDL.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { AxlClient } from '../../../../plugins/_shared/axl/axl-client.ts';
 import { downloadAxlToolkit } from '../../../../plugins/_shared/axl/toolkit.ts';
 import { FAST_RETRY, startAxlLab } from './helpers.ts';
+import { fixture } from '../../../lab/helpers.ts';
 
-const fixtures = resolve(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'fixtures',
-  'cucm-axl-schema',
-  '15.0',
-);
+const fixtures = fixture('cucm-axl-schema', '15.0');
 
 describe('AXL client with the real 15.0 schema', () => {
   it('downloads it from the lab, lists and describes operations, and calls getPhone', async (t) => {
-    if (!existsSync(fixtures)) {
-      const reason = `${fixtures} is absent (a fresh clone has no Cisco schema); the lab-schema tests cover the client`;
+    if (fixtures === undefined) {
+      const reason = `the real 15.0 schema (../shared/fixtures/cucm-axl-schema/15.0) is absent (a fresh clone has no Cisco schema); the lab-schema tests cover the client`;
       console.log(`skip: ${reason}`);
       t.skip(reason);
       return;

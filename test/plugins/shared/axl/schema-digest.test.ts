@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AxlClient } from '../../../../plugins/_shared/axl/axl-client.ts';
 import type { AxlSchema, Json } from '../../../../plugins/_shared/axl/schema.ts';
@@ -13,19 +13,9 @@ import { digestDir } from '../../../../plugins/_shared/axl/schema-digest.ts';
 import { downloadAxlToolkit } from '../../../../plugins/_shared/axl/toolkit.ts';
 import type { AxlLab } from './helpers.ts';
 import { FAST_RETRY, startAxlLab } from './helpers.ts';
+import { fixture } from '../../../lab/helpers.ts';
 
-const REAL = resolve(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'fixtures',
-  'cucm-axl-schema',
-  '15.0',
-);
+const REAL = fixture('cucm-axl-schema', '15.0');
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
@@ -162,8 +152,8 @@ describe('AXL schema digest', () => {
   });
 
   it('gives the real 15.0 schema the same answers as its parse, for a sample of operations', async (ctx) => {
-    if (!existsSync(REAL)) {
-      const reason = `${REAL} is absent (a fresh clone has no Cisco schema); the lab schema above covers the digest`;
+    if (REAL === undefined) {
+      const reason = `the real 15.0 schema (../shared/fixtures/cucm-axl-schema/15.0) is absent (a fresh clone has no Cisco schema); the lab schema above covers the digest`;
       console.log(`skip: ${reason}`);
       ctx.skip(reason);
       return;
