@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { encodeFrame, FrameReader, type Frame } from './frames.ts';
 
-/** The loader the server itself runs under; the worker's entry is a .ts file of the same signed bundle. */
+/** tsx runs the worker's entry, a .ts file of the same signed bundle (plugins cannot reach the kernel's loader). */
 const TSX = import.meta.resolve('tsx');
 /** coreutils' nice, by absolute path only: a PATH lookup could be steered to another program. */
 const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p));
@@ -45,9 +45,9 @@ export interface WorkerExit {
  * that: its page faults and heap growth take the same address-space lock and the same GC helper threads
  * as the serving thread, which then stalls for tens to hundreds of milliseconds.
  * The process loads at a low priority (nice 10; at the lowest, a busy machine could starve its start for
- * minutes), then lowers every thread of its own to the lowest before it takes work (worker-channel.ts), and gets
- * only a few harmless environment variables. Frames (frames.ts) go in on
- * its stdin and come back on fd 3 (stdout is left to whatever a library prints, and ignored).
+ * minutes), then lowers every thread of its own to the lowest before it takes work (worker-channel.ts).
+ * It gets only a few harmless environment variables. Frames (frames.ts) go in on its stdin and come back
+ * on fd 3 (stdout is left to whatever a library prints, and ignored).
  */
 export class WorkerProcess {
   readonly exited: Promise<WorkerExit>;
