@@ -24,10 +24,13 @@ const SECRET_TEXT: [RegExp, string][] = [
  * text it does not match holds nothing to scrub, so scrubText returns it after one scan instead of one
  * replace per pattern. Built from the patterns themselves, so a pattern added above is covered too.
  */
-const MAY_HOLD_SECRET = new RegExp(
-  SECRET_TEXT.map(([pattern]) => `(?:${pattern.source})`).join('|'),
-  `${[...new Set(SECRET_TEXT.flatMap(([pattern]) => [...pattern.flags]))].filter((f) => f !== 'g' && f !== 'y' && f !== 'i').join('')}i`,
-);
+const MAY_HOLD_SECRET = SECRET_TEXT.some(([pattern]) => /\\[1-9]|\\k</.test(pattern.source))
+  ? // A backreference would point at another pattern's group once joined: no shortcut then.
+    null
+  : new RegExp(
+      SECRET_TEXT.map(([pattern]) => `(?:${pattern.source})`).join('|'),
+      `${[...new Set(SECRET_TEXT.flatMap(([pattern]) => [...pattern.flags]))].filter((f) => f !== 'g' && f !== 'y' && f !== 'i').join('')}i`,
+    );
 
 /** Fields naming a node: no valid one holds an @, so whatever comes before the last @ is a pasted login. */
 const HOST_KEYS = /^(host|hostname|address|cluster)$/i;
@@ -39,7 +42,7 @@ const MAX_DEPTH = 8;
 const TOO_DEEP = '[REDACTED: nested too deep]';
 
 export function scrubText(text: string): string {
-  if (!MAY_HOLD_SECRET.test(text)) return text;
+  if (MAY_HOLD_SECRET && !MAY_HOLD_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
   return out;
