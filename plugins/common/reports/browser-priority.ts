@@ -1,5 +1,6 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
+import { procStats } from './proc-stat.ts';
 
 /** The lowest priority (highest nice value). */
 const LOWEST = 19;
@@ -8,21 +9,14 @@ const LOWEST = 19;
  * Gives every thread of the browser processes this process started the lowest CPU priority, and their
  * scheduling group too, so that a report's layout and printing never take a contended core from the
  * thread that serves every client.
- * Chromium started from the niced PDF worker thread inherits it already; but a browser running as root
- * raises some of its threads again (its UI and GPU threads to -8, a page's renderer to 0), so this is
- * applied again each time a page is opened. Linux only (it reads /proc, and the nice value is per thread
- * there); elsewhere, or when refused, nothing changes. Runs in the PDF worker, off the serving thread.
+ * Chromium started from the PDF worker process's niced main thread inherits it already; but a browser
+ * running as root raises some of its threads again (its UI and GPU threads to -8, a page's renderer to
+ * 0), so this is applied again each time a page is opened. Linux only (it reads /proc, and the nice
+ * value is per thread there); elsewhere, or when refused, nothing changes. Runs in the PDF worker
+ * process, never in the server's.
  */
 export async function lowerBrowserPriority(browserName: RegExp): Promise<void> {
-  let procs: { pid: number; ppid: number; comm: string }[];
-  try {
-    const pids = (await readdir('/proc')).filter((d) => /^\d+$/.test(d));
-    procs = (await Promise.all(pids.map(statOf))).filter(
-      (p): p is { pid: number; ppid: number; comm: string } => p !== null,
-    );
-  } catch {
-    return;
-  }
+  const procs = await procStats();
   // The browsers are this process's children by name; everything below them is theirs.
   const browsers = procs.filter((p) => p.ppid === process.pid && browserName.test(p.comm));
   // Playwright starts the browser in a session of its own, which the scheduler's autogroups weigh as
@@ -46,17 +40,5 @@ export async function lowerBrowserPriority(browserName: RegExp): Promise<void> {
         // gone already, or not permitted: that thread keeps its priority
       }
     }
-  }
-}
-
-async function statOf(pid: string): Promise<{ pid: number; ppid: number; comm: string } | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split at the last ")".
-    const close = stat.lastIndexOf(')');
-    const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-    return { pid: Number(pid), ppid, comm: stat.slice(stat.indexOf('(') + 1, close) };
-  } catch {
-    return null;
   }
 }

@@ -36,7 +36,7 @@ export class PrintFailure extends Error {
  * second). Pages run with JavaScript off and every network request aborted: a report's content is
  * whatever an agent wrote, and must not make the server fetch anything. Layout and printing are bounded
  * by `timeoutMs`: a report that takes longer is a "too-complex" failure and its page is closed.
- * Runs in the PDF worker thread (pdf-worker.ts), never on the thread that serves clients: handing
+ * Runs in the PDF worker process (pdf-worker.ts), never in the server's: handing
  * megabytes of HTML to Chromium costs playwright a quarter of a second of CPU per megabyte.
  */
 export class ChromiumPrinter {

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { procStats } from './proc-stat.ts';
 
 /** How long the processes of a closed browser get to exit on their own. */
 const EXIT_WAIT_MS = 2_000;
@@ -33,24 +33,7 @@ export async function endProcessGroup(pgid: number, name: RegExp): Promise<void>
 
 /** Live (not zombie) processes of group `pgid` named like `name`. */
 async function liveMembers(pgid: number, name: RegExp): Promise<number[]> {
-  let pids: string[];
-  try {
-    pids = (await readdir('/proc')).filter((d) => /^\d+$/.test(d));
-  } catch {
-    return [];
-  }
-  const found: number[] = [];
-  for (const pid of pids) {
-    try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split at the last ")".
-      const close = stat.lastIndexOf(')');
-      const [state, , pgrp] = stat.slice(close + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z' && name.test(stat.slice(stat.indexOf('(') + 1, close)))
-        found.push(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
+  return (await procStats())
+    .filter((p) => p.pgrp === pgid && p.state !== 'Z' && name.test(p.comm))
+    .map((p) => p.pid);
 }
