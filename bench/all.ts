@@ -1,7 +1,8 @@
 // Every benchmark that needs no long soak, then one table of the figures (issue 19) with their baselines
 // measured in the same run: MCP throughput, CPU and latency (bench/mcp-throughput.ts), startup and
 // memory (bench/server-footprint.ts), the AXL schema (bench/axl-schema.ts) and an AXL call
-// (bench/axl-call.ts); then the other short benchmarks, whose own output is passed through. Not run here:
+// (bench/axl-call.ts); then the other short benchmarks (the enterprise-scale lab read among them,
+// bench/lab-enterprise.ts), whose own output is passed through. Not run here:
 // soak, crash-loop, lab-scale, security-audits, ris-paging (long, or bounded by a node's rate limit).
 //   npm run bench [-- --write-readme] [--repeats 3] [--seconds 4] [--figures-only]
 import { cpus, loadavg } from 'node:os';
@@ -14,8 +15,9 @@ import { axlRows, footprintRows, throughputRows } from './support/figure-rows.ts
 import { markdownTable, writeReadme, type Figure } from './support/figures.ts';
 import { spawnTsx } from './support/proc.ts';
 
-const EXTRAS = ['bench/vault.ts', 'bench/vos-shell.ts', 'bench/tool-surface.ts'];
-const EXTRA_TIMEOUT_MS = 300_000;
+const EXTRAS = ['bench/vault.ts', 'bench/vos-shell.ts', 'bench/tool-surface.ts', 'bench/lab-enterprise.ts'];
+// The enterprise lab (generation, start and three whole reads each way) takes minutes on a loaded machine.
+const EXTRA_TIMEOUT_MS = 600_000;
 
 const { values } = parseArgs({
   options: {

@@ -9,7 +9,7 @@
 // The p50 added (full minus raw) is the figure; the ratio is printed too.
 //   node --import tsx bench/axl-call.ts [--calls 90] [--service-ms 20]
 import { parseArgs } from 'node:util';
-import { labNode } from '../lab/index.ts';
+import { labNode, labTrustedPem } from '../lab/index.ts';
 import type { AxlClientJob, AxlClientResult } from './support/axl-client.ts';
 import { runChild } from './support/proc.ts';
 import { startSoakStack } from './support/soak-stack.ts';
@@ -38,7 +38,7 @@ export async function runAxlCall(serviceMs: number, calls: number): Promise<AxlC
         serverUrl: s.url,
         serverCertPem: s.certPem,
         token: (s.clients[0] as { token: string }).token,
-        labCaPem: s.lab.info.caCertPem,
+        labTrustPem: labTrustedPem(s.lab.info),
         cucmName: cucm.name,
         cucmHttpsPort: cucm.ports.https as number,
         user: creds.user,

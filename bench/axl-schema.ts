@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { labNode, startLab } from '../lab/index.ts';
+import { labNode, labTlsPin, startLab } from '../lab/index.ts';
 import { AxlSchemaCache, SCHEMA_FILES } from '../plugins/_shared/axl/schema-cache.ts';
 import { digestDir } from '../plugins/_shared/axl/schema-digest.ts';
 import { downloadAxlToolkit } from '../plugins/_shared/axl/toolkit.ts';
@@ -163,7 +163,7 @@ export async function runAxlSchema(): Promise<AxlSchemaFigures> {
         port: cucm.ports.https as number,
         username: creds.user,
         password: creds.password,
-        caCertPem: lab.info.caCertPem,
+        ...labTlsPin(lab.info, cucm),
         cache,
       });
     } finally {

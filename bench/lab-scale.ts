@@ -2,7 +2,7 @@
 // StateInfo paging, and an AXL listPhone of every name. Run: node --import tsx bench/lab-scale.ts [phones]
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { labNode, startLab } from '../lab/index.ts';
+import { labNode, labTrustedPem, startLab } from '../lab/index.ts';
 import type { Lab } from '../lab/index.ts';
 
 const phones = Number(process.argv[2] ?? 5000);
@@ -14,7 +14,7 @@ function post(lab: Lab, url: string, body: string, soapAction: string): Promise<
       url,
       {
         method: 'POST',
-        ca: lab.info.caCertPem,
+        ca: labTrustedPem(lab.info),
         auth: `${auth?.user ?? ''}:${auth?.password ?? ''}`,
         headers: { 'content-type': 'text/xml', soapaction: soapAction },
       },

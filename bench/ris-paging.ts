@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { labNode, startLab } from '../lab/index.ts';
+import { labNode, labTlsPin, startLab } from '../lab/index.ts';
 import { extraPhoneName } from '../lab/cucm/topology.ts';
 import type { NodeEndpoint } from '../plugins/_shared/axl/transport.ts';
 import { buildSelectEnvelope, DEFAULT_CRITERIA } from '../plugins/cucm/ris/envelope.ts';
@@ -47,7 +47,7 @@ try {
     port: cucm.ports.https as number,
     username: creds.user,
     password: creds.password,
-    caCertPem: lab.info.caCertPem,
+    ...labTlsPin(lab.info, cucm),
   };
   // The WSDL download is not timed: it happens once per installation.
   await new RisService({ schemaCache: dir, downloadTool: 'cucm_download_ris_toolkit' }).downloadFrom(node);
@@ -140,7 +140,7 @@ if (failed) process.exitCode = 1;
 
 /** The least a client can do: POST, cut the StateInfo out, POST again until the totals say done. */
 async function rawPages(node: NodeEndpoint): Promise<{ ms: number; pages: number; records: number }> {
-  const agent = new Agent({ keepAlive: true, ca: node.caCertPem });
+  const agent = new Agent({ keepAlive: true, ca: node.caCertPem ?? node.certPem });
   const auth = `${node.username}:${node.password}`;
   const t = performance.now();
   let stateInfo = '';

@@ -1,5 +1,5 @@
 import { startCuc } from './cuc/start.ts';
-import { startCucm } from './cucm/start.ts';
+import { legacyCucm, startCucm } from './cucm/start.ts';
 import { HostileSwitches } from './hostile/switches.ts';
 import { startImp } from './imp/start.ts';
 import { resolveOptions } from './options.ts';
@@ -11,6 +11,7 @@ import type { Lab, LabInfo, LabNodeInfo, LabOptions, LabProduct } from './types.
 
 export type {
   Lab,
+  LabCertificates,
   LabInfo,
   LabNodeInfo,
   LabNodeCredentials,
@@ -31,6 +32,7 @@ export type { PhoneState } from './phones/state.ts';
 export type { CommandRecord, LabLog, RequestRecord, WriteRecord } from './state/log.ts';
 export type { VosState } from './vos/state.ts';
 export { DEMO_CREDENTIALS } from './credentials.ts';
+export { labTlsPin, labTrustedPem } from './tls/pins.ts';
 
 /**
  * Starts every simulated node on loopback: CUCM publisher (AXL, toolkit, RisPort70), IM&P (AXL), Unity
@@ -51,23 +53,28 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   };
   try {
     const cucm = await startCucm(ctx);
-    const [imp, cuc, phones] = await Promise.all([
+    const [imp, cuc, phones, legacy] = await Promise.all([
       startImp(ctx),
       startCuc(ctx),
       startPhones(ctx, cucm.state.db),
+      opts.legacyCluster ? startCucm(ctx, legacyCucm(ctx)) : undefined,
     ]);
     const info: LabInfo = {
       profile: opts.profile,
       host: opts.host,
       startedAt: new Date().toISOString(),
+      certificates: opts.certificates,
       caCertPem: ctx.ca.certPem,
-      nodes: [cucm.info, imp.info, cuc.info, ...phones.infos],
+      scale: opts.scale,
+      seed: opts.seed,
+      nodes: [cucm.info, imp.info, cuc.info, ...phones.infos, ...(legacy ? [legacy.info] : [])],
     };
     return {
       info,
       state: {
         log: ctx.log,
         cucm: cucm.state,
+        ...(legacy ? { cucm14: legacy.state } : {}),
         imp: imp.state,
         cuc: cuc.state,
         phones: phones.states,

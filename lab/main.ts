@@ -1,4 +1,5 @@
 // `npm run lab`: starts the simulated nodes, prints how to reach them, writes LAB_INFO, stops on a signal.
+// LAB_SCALE (small | site | enterprise) and LAB_SEED size the clusters (lab/scale/).
 import { chmodSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startLab } from './index.ts';
@@ -34,7 +35,7 @@ function optionsFromEnv(): LabOptions {
 }
 
 function describe(info: LabInfo): string {
-  const lines = [`UC lab (${info.profile} profile) on ${info.host}`, ''];
+  const lines = [`UC lab (${info.profile} profile, ${info.scale} scale) on ${info.host}`, ''];
   for (const n of info.nodes) {
     const ports = Object.entries(n.ports)
       .map(([k, v]) => `${k} ${v}`)

@@ -1,13 +1,27 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { labCredentials, type LabCredentials } from './credentials.ts';
-import type { LabOptions, LabProfile } from './types.ts';
+import type { LabCertificates, LabOptions, LabProfile } from './types.ts';
+import type { AxlVersionWording } from './cucm/versions.ts';
+import { AXL_VERSION_WORDINGS, axlVersionOf } from './cucm/versions.ts';
+import type { ScalePlan } from './scale/plan.ts';
+import { makePlan } from './scale/plan.ts';
+import type { LabScale } from './scale/spec.ts';
+import { DEFAULT_SEED, parseScale } from './scale/spec.ts';
+import {
+  REALISTIC_COMMAND_DELAYS_MS,
+  REALISTIC_LOGIN_DELAY_MS,
+  TIMINGS,
+  type LabTiming,
+} from './vos/timing.ts';
 
 export interface ResolvedOptions {
   host: string;
   basePort: number;
   stateDir: string;
   profile: LabProfile;
+  /** `realistic`: the VOS CLI takes a real node's time (login 8 s, slow commands seconds). */
+  timing: LabTiming;
   loginDelayMs: number;
   commandDelaysMs: Record<string, number>;
   axlSchemaDir: string | undefined;
@@ -15,11 +29,20 @@ export interface ResolvedOptions {
   risMaxDevicesPerAnswer: number;
   risResponseShape: 'cucm15' | 'legacy';
   extraPhones: number;
+  scale: LabScale;
+  seed: string;
+  /** What the scale adds, decided from the seed (undefined for small). */
+  plan: ScalePlan | undefined;
+  /** CUCM release by node name, for the nodes the caller set. */
+  versions: Record<string, string>;
+  legacyCluster: boolean;
+  axlVersionWording: AxlVersionWording;
   axlMaxResponseBytes: number;
   axlWriteThrottle: { maxWrites: number; windowMs: number } | undefined;
   axlServiceTimeMs: number;
   /** What each node accepts and `info` lists: the demo credentials unless `passwords` replaced some. */
   credentials: LabCredentials;
+  certificates: LabCertificates;
 }
 
 function nonNegative(name: string, value: number): number {
@@ -34,13 +57,27 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
   if (profile !== 'weak' && profile !== 'hardened')
     throw new RangeError(`lab profile must be weak or hardened, got ${String(profile)}`);
   const schemaDir = o.axlSchemaDir ?? env.LAB_AXL_SCHEMA_DIR;
+  const scale = parseScale(o.scale ?? env.LAB_SCALE);
+  const seed = o.seed ?? (env.LAB_SEED || DEFAULT_SEED);
+  const plan = makePlan(scale, seed);
+  for (const version of Object.values(o.versions ?? {})) axlVersionOf(version);
+  const wording = o.axlVersionWording ?? 'and';
+  if (!AXL_VERSION_WORDINGS.includes(wording))
+    throw new RangeError(`lab axlVersionWording must be one of ${AXL_VERSION_WORDINGS.join(', ')}`);
+  const timing =
+    o.timing ?? (env.LAB_TIMING === undefined || env.LAB_TIMING === '' ? 'fast' : env.LAB_TIMING);
+  if (!TIMINGS.includes(timing as LabTiming))
+    throw new RangeError(`lab timing must be fast or realistic, got ${String(timing)}`);
+  const realistic = timing === 'realistic';
   return {
     host: o.host ?? '127.0.0.1',
     basePort: nonNegative('basePort', o.basePort ?? 0),
     stateDir: o.stateDir ?? env.LAB_STATE_DIR ?? join(tmpdir(), 'uc-mcp-lab'),
     profile,
-    loginDelayMs: nonNegative('loginDelayMs', o.loginDelayMs ?? 300),
-    commandDelaysMs: o.commandDelaysMs ?? {},
+    timing: timing as LabTiming,
+    // Explicit delays win over the timing's, so a test can still shorten one command.
+    loginDelayMs: nonNegative('loginDelayMs', o.loginDelayMs ?? (realistic ? REALISTIC_LOGIN_DELAY_MS : 300)),
+    commandDelaysMs: { ...(realistic ? REALISTIC_COMMAND_DELAYS_MS : {}), ...o.commandDelaysMs },
     axlSchemaDir: schemaDir === undefined || schemaDir === '' ? undefined : schemaDir,
     risRateLimitPerMinute: nonNegative('risRateLimitPerMinute', o.risRateLimitPerMinute ?? 15),
     risMaxDevicesPerAnswer: Math.max(
@@ -49,11 +86,26 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     ),
     risResponseShape: o.risResponseShape ?? 'cucm15',
     extraPhones: Math.floor(nonNegative('extraPhones', o.extraPhones ?? 0)),
+    scale,
+    seed,
+    plan,
+    versions: { ...o.versions },
+    legacyCluster: o.legacyCluster ?? plan?.spec.legacyCluster ?? false,
+    axlVersionWording: wording,
     axlMaxResponseBytes: nonNegative('axlMaxResponseBytes', o.axlMaxResponseBytes ?? 8 * 1024 * 1024),
     axlWriteThrottle: o.axlWriteThrottle,
     axlServiceTimeMs: nonNegative('axlServiceTimeMs', o.axlServiceTimeMs ?? 0),
     credentials: labCredentials(o.passwords),
+    certificates: certificatesOf(o.certificates ?? env.LAB_CERTIFICATES, profile),
   };
+}
+
+/** As installed (self-signed) unless hardened, where the CLI and the weakness list say CA-signed. */
+function certificatesOf(value: string | undefined, profile: LabProfile): LabCertificates {
+  if (value === undefined || value === '') return profile === 'hardened' ? 'lab-ca' : 'self-signed';
+  if (value !== 'self-signed' && value !== 'lab-ca')
+    throw new RangeError(`lab certificates must be self-signed or lab-ca, got ${value}`);
+  return value;
 }
 
 /** Where each listener binds: consecutive ports from basePort in a fixed order, or ephemeral ports. */
@@ -69,4 +121,9 @@ export const PORT_SLOTS = {
   cucHttps: 4,
   cucSsh: 5,
   firstPhone: 6,
+  /** After the four demo phones: the 14.0 cluster's publisher. */
+  legacyHttps: 10,
+  legacySsh: 11,
+  /** Unity Connection's second HTTPS port (443 on a real node). */
+  cucHttps443: 12,
 } as const;

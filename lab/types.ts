@@ -1,5 +1,7 @@
 import type { Credential, LabCredentials, LabPasswordKind } from './credentials.ts';
 import type { CucState } from './cuc/state.ts';
+import type { AxlVersionWording } from './cucm/versions.ts';
+import type { LabScale } from './scale/spec.ts';
 import type { HostileOptions, HostileSwitches } from './hostile/index.ts';
 import type { CucmState } from './cucm/state.ts';
 import type { ImpState } from './imp/state.ts';
@@ -18,7 +20,12 @@ export interface LabOptions {
   stateDir?: string;
   /** Seeded weaknesses ('weak', the default) or none ('hardened'). */
   profile?: LabProfile;
-  /** VOS CLI: time between "starting up" and the prompt. Default 300 ms; a real node takes 8 s. */
+  /**
+   * VOS CLI speed: `realistic` takes a real node's time (login 8 s, the slow commands seconds: see
+   * lab/vos/timing.ts); `fast` (default) answers at once. Default `LAB_TIMING`, else fast.
+   */
+  timing?: 'fast' | 'realistic';
+  /** VOS CLI: time between "starting up" and the prompt. Default 300 ms (8 s with realistic timing). */
   loginDelayMs?: number;
   /** VOS CLI: extra time before a command answers, by command prefix (`'*'` for every command). */
   commandDelaysMs?: Record<string, number>;
@@ -32,6 +39,25 @@ export interface LabOptions {
   risResponseShape?: 'cucm15' | 'legacy';
   /** Registered phones seeded besides the demo phones (a benchmark can ask for 5,000). Default 0. */
   extraPhones?: number;
+  /**
+   * How big the clusters are: `small` (the demo), `site` (2,000 phones and users) or `enterprise`
+   * (25,000 phones, 20,000 users, 3 subscribers...; lab/scale/spec.ts). Default `LAB_SCALE`, else small.
+   */
+  scale?: LabScale;
+  /** Seed of the scale data: the same seed gives the same data. Default `LAB_SEED`, else a fixed one. */
+  seed?: string;
+  /**
+   * Release of each CUCM node by name (`cucm-pub`, `cucm14-pub`...), e.g. `14.0.1.13900-155`: it sets the
+   * AXL schemas the node serves (versions.ts) and what getCCMVersion and the CLI report.
+   */
+  versions?: Record<string, string>;
+  /**
+   * The second cluster's publisher `cucm14-pub` on CUCM 14.0 with its own AXL listener. Default: on in
+   * the site and enterprise scales, off in small.
+   */
+  legacyCluster?: boolean;
+  /** How the AXL HTTP 599 page words the versions a node serves. Default `and`. */
+  axlVersionWording?: AxlVersionWording;
   /** AXL answers larger than this are the "Query request too large" fault. Default 8 MB. */
   axlMaxResponseBytes?: number;
   /** Time the AXL service takes before answering each POST, as a busy publisher would. Default 0. */
@@ -45,12 +71,22 @@ export interface LabOptions {
   passwords?: Partial<Record<LabPasswordKind, string>>;
   /** Hostile mode: the nodes attack their client (see lab/hostile/); `state.hostile` changes it live. Default off. */
   hostile?: HostileOptions;
+  /**
+   * Who signs the nodes' HTTPS (Tomcat) certificates: each node itself, as a node fresh from install
+   * ('self-signed'), or the lab CA, as after an administrator installed CA-signed ones ('lab-ca').
+   * Default `LAB_CERTIFICATES`, else 'self-signed' for the weak profile and 'lab-ca' for the hardened one.
+   */
+  certificates?: LabCertificates;
 }
+
+export type LabCertificates = 'self-signed' | 'lab-ca';
 
 export interface LabPorts {
   https?: number;
   ssh?: number;
   http?: number;
+  /** Unity Connection serves CUPI on 443 as well as 8443: the lab's second HTTPS listener. */
+  https443?: number;
 }
 
 export interface LabNodeCredentials {
@@ -73,6 +109,10 @@ export interface LabNodeInfo {
   credentials: LabNodeCredentials;
   /** OpenSSH form `SHA256:<base64 without padding>` of the VOS CLI host key. */
   sshHostKeyFingerprint?: string;
+  /** The HTTPS (Tomcat) certificate the node presents, PEM: what a client pins as `cert_pem`. */
+  certPem?: string;
+  /** Its SHA-256 fingerprint, `AB:CD:...` as `openssl x509 -fingerprint -sha256` prints it. */
+  certFingerprint?: string;
   version?: string;
   /** Phones: model and screenshot format. */
   model?: string;
@@ -83,7 +123,12 @@ export interface LabInfo {
   profile: LabProfile;
   host: string;
   startedAt: string;
-  /** The lab CA: pin it to verify every node's HTTPS certificate. */
+  /** The scale the lab was generated at, and from which seed. */
+  scale: LabScale;
+  seed: string;
+  /** Who signed the nodes' HTTPS certificates (see LabOptions.certificates). */
+  certificates: LabCertificates;
+  /** The lab CA: it signs the nodes' HTTPS certificates only when `certificates` is 'lab-ca'. */
   caCertPem: string;
   nodes: LabNodeInfo[];
 }
@@ -92,6 +137,8 @@ export interface LabInfo {
 export interface LabState {
   log: LabLog;
   cucm: CucmState;
+  /** The 14.0 cluster's publisher, when the lab has one (`legacyCluster`). */
+  cucm14?: CucmState;
   imp: ImpState;
   cuc: CucState;
   phones: PhoneState[];

@@ -1,10 +1,11 @@
 // `npm run demo`: the lab of simulated nodes and a server wired to it, signed and licensed by a
 // throw-away demo vendor. Prints how to connect an MCP client; writes STATE_DIR/demo.json.
 // Settings: STATE_DIR (default .demo/state), DEMO_DIR (default .demo), SERVER_PORT (default 8443),
-// LAB_PROFILE (weak | hardened). Stops cleanly on Ctrl-C / SIGTERM.
+// LAB_PROFILE (weak | hardened), LAB_CERTIFICATES (self-signed | lab-ca), LAB_SCALE (small | site |
+// enterprise) and LAB_SEED, read by the lab itself. Stops cleanly on Ctrl-C / SIGTERM.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { startLab } from '../lab/index.ts';
+import { startLab, type LabInfo } from '../lab/index.ts';
 import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
 import { prefetchSchemas } from '../lab/demo/prefetch-schemas.ts';
 import { seedVault } from '../lab/demo/seed-vault.ts';
@@ -14,8 +15,9 @@ import { trustInstructions } from '../lab/demo/trust-commands.ts';
 import { shellWord } from '../lab/demo/shell-word.ts';
 import { PROJECT_ROOT } from '../kernel/paths.ts';
 
+const DEMO_ADMIN = 'demo-admin';
 const DEMO_CLIENTS = [
-  { name: 'demo-admin', profile: 'admin' },
+  { name: DEMO_ADMIN, profile: 'admin' },
   { name: 'demo-operator', profile: 'operator' },
   { name: 'demo-auditor', profile: 'auditor' },
 ];
@@ -53,10 +55,14 @@ async function main(): Promise<void> {
   );
 
   step(3, 5, 'storing the lab credentials for the demo clients');
+  // The admin's credentials pin no HTTPS certificate: its first call to a node meets the node's
+  // self-signed certificate as on a real cluster, and it decides with <product>_trust_certificate. The
+  // operator and the auditor, who may not decide, get each node's certificate pinned.
   const stored = await seedVault(
     stateDir,
     DEMO_CLIENTS.map((c) => c.name),
     lab.info,
+    { firstContact: [DEMO_ADMIN] },
   );
 
   step(4, 5, 'downloading the AXL and RIS schemas from the lab into the schema cache');
@@ -144,6 +150,7 @@ uc-mcp-server demo is running.
     .map((n) => `${n.name} ${n.address}`)
     .join(', ')} and ${lab.info.nodes.filter((n) => n.product === 'phone').length} phones (${profile} profile)
   Details        ${join(stateDir, 'demo.json')}
+${certificateLines(lab.info)}
 
 ${trustInstructions(caFile)}
 ${connect}
@@ -154,6 +161,18 @@ the checkout's unsigned tree and state instead):
 
 Then call infra_init_session first. Ctrl-C stops the server and the lab.
 `);
+}
+
+/**
+ * What the admin compares the first-contact refusal with: each node's HTTPS certificate fingerprint, as
+ * `show cert own tomcat/tomcat.pem` on the node would let an operator check it.
+ */
+function certificateLines(info: LabInfo): string {
+  const nodes = info.nodes.filter((n) => n.product !== 'phone' && n.certFingerprint);
+  const rows = nodes.map((n) => `    ${n.name.padEnd(10)} ${n.certFingerprint ?? ''}`).join('\n');
+  return `  HTTPS certs    ${info.certificates}; ${DEMO_ADMIN}'s first call to a node reports its certificate:
+                 compare, then <product>_trust_certificate (the other clients have them pinned)
+${rows}`;
 }
 
 main().catch((err: unknown) => {

@@ -12,7 +12,7 @@ export interface AxlClientJob {
   serverUrl: string;
   serverCertPem: string;
   token: string;
-  labCaPem: string;
+  labTrustPem: string;
   cucmName: string;
   cucmHttpsPort: number;
   user: string;
@@ -28,7 +28,7 @@ export interface AxlClientResult {
 }
 
 const job = JSON.parse(process.argv[2] as string) as AxlClientJob;
-const agent = new Agent({ keepAlive: true, ca: job.labCaPem, maxSockets: 1 });
+const agent = new Agent({ keepAlive: true, ca: job.labTrustPem, maxSockets: 1 });
 const envelope = `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/15.0"><soapenv:Body><ns:getPhone><name>${job.phone}</name></ns:getPhone></soapenv:Body></soapenv:Envelope>`;
 const auth = `Basic ${Buffer.from(`${job.user}:${job.password}`).toString('base64')}`;
 

@@ -8,6 +8,11 @@ export abstract class KernelError extends Error {
   readonly expose: boolean = true;
   /** Seconds the caller should wait before retrying (RATE_LIMITED, AUTH_BLOCKED). */
   retryAfterSeconds?: number;
+  /**
+   * Facts a caller acts on, beside the message (an untrusted certificate's fingerprint and validity):
+   * shown as `details` in the tool result, so never anything secret.
+   */
+  details?: Record<string, unknown>;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

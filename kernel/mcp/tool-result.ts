@@ -51,6 +51,7 @@ export function errorResult(
   if (isKernelError(err) && err.expose) {
     const structured: Record<string, unknown> = { error: err.code, message: err.message };
     if (err.retryAfterSeconds !== undefined) structured.retry_after_s = Math.ceil(err.retryAfterSeconds);
+    if (err.details !== undefined) structured.details = err.details;
     return {
       code: err.code,
       result: {

@@ -11,6 +11,7 @@ const CREDENTIAL_TOOLS = [
   '*_delete_credentials',
   '*_list_credentials',
   '*_trust_fingerprint',
+  '*_trust_certificate',
 ];
 
 /** What the security audits gather evidence with (the shipped auditor's reads), and the report tools. */

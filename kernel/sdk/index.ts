@@ -89,6 +89,8 @@ export {
 export {
   hostVerifier,
   HostKeyError,
+  CertificateTrustError,
+  type CertificateStatus,
   normaliseHost,
   sshHost,
   sshFingerprint,

@@ -1,5 +1,6 @@
 import { AuditUnavailableError, CredentialError } from '../errors/index.ts';
 import { withFileLock } from '../store/file-lock.ts';
+import { ClientCertificates } from './host-certificates.ts';
 import { ClientHostKeys } from './host-keys.ts';
 import {
   checkKind,
@@ -14,6 +15,7 @@ import {
 } from './identity.ts';
 import { keyCheckMatches, keyCheckValue, newSalt, type KeyCache } from './key-derivation.ts';
 import { checkSecret, openRecord, sealRecord, type CredentialSecret } from './sealed-record.ts';
+import type { KnownCertificatesFile } from './known-certificates-file.ts';
 import type { KnownHostsFile } from './known-hosts-file.ts';
 import { newVaultDoc, type VaultDoc, type VaultFile } from './vault-file.ts';
 import type { VaultAudit, VaultLogger } from './vault-types.ts';
@@ -32,6 +34,7 @@ export interface CredentialEntry {
 export interface ClientSlot {
   file: VaultFile;
   knownHosts: KnownHostsFile;
+  knownCertificates: KnownCertificatesFile;
   /** Serialises store/update/delete: each reads the file the previous one wrote. */
   queue: Promise<unknown>;
   /** Salt for a file not written yet, kept so a refused first store does not cost a second derivation. */
@@ -53,6 +56,7 @@ export class ClientVault {
   readonly #audit: VaultAudit;
   readonly #log: VaultLogger;
   readonly #hostKeys: ClientHostKeys;
+  readonly #certificates: ClientCertificates;
 
   constructor(
     readonly client: string,
@@ -66,11 +70,17 @@ export class ClientVault {
     this.#audit = audit;
     this.#log = log;
     this.#hostKeys = new ClientHostKeys(client, slot.knownHosts, audit, log);
+    this.#certificates = new ClientCertificates(client, slot.knownCertificates, audit, log);
   }
 
   /** SSH host-key trust on first use for this client. */
   get hostKeys(): ClientHostKeys {
     return this.#hostKeys;
+  }
+
+  /** HTTPS certificate trust on first use for this client (nodes whose credential pins nothing). */
+  get certificates(): ClientCertificates {
+    return this.#certificates;
   }
 
   /** Adds credentials; CredentialError if this product/kind/host already has some (use update). */

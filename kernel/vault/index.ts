@@ -11,6 +11,16 @@ export {
   type TrustAction,
 } from './host-keys.ts';
 export { hostVerifier, type TofuHostVerifier } from './host-verifier.ts';
+export {
+  ClientCertificates,
+  CertificateTrustError,
+  certificateFacts,
+  normaliseCertFingerprint,
+  type CertificateFacts,
+  type CertificateRefusal,
+  type CertificateState,
+  type CertificateStatus,
+} from './host-certificates.ts';
 export { sshFingerprint, sshKeyType, normaliseFingerprint, FINGERPRINT_PATTERN } from './fingerprint.ts';
 export {
   CREDENTIAL_KINDS,

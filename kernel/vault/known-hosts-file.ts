@@ -1,8 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { SSHError } from '../errors/index.ts';
-import { writeJsonAtomic } from '../store/atomic-file.ts';
+import { readAuthenticated, storeMacKey, writeAuthenticated } from './authenticated-json.ts';
 import { FINGERPRINT_PATTERN } from './fingerprint.ts';
 
 export const KNOWN_HOSTS_FORMAT = 'uc-mcp-known-hosts';
@@ -45,7 +43,7 @@ export interface KnownHosts {
  * an attacker's key needs the master secret, not just write access to clients/.
  */
 export function knownHostsMacKey(master: Uint8Array, client: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `uc-mcp known_hosts v1\0${client}`, 32));
+  return storeMacKey(master, 'uc-mcp known_hosts v1', client);
 }
 
 /** clients/<client>/vault/known_hosts.json, HMAC-SHA256 over its body, written atomically. */
@@ -61,23 +59,17 @@ export class KnownHostsFile {
   }
 
   read(): KnownHosts {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { hosts: {} };
-      throw this.unusable(`it cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    let raw: { body?: unknown; mac?: unknown };
-    try {
-      raw = JSON.parse(text) as typeof raw;
-    } catch {
-      throw this.unusable('it does not parse');
-    }
-    if (typeof raw?.mac !== 'string' || !this.macMatches(JSON.stringify(raw.body), raw.mac)) {
-      throw this.unusable('its integrity check failed (edited outside the server, or another master secret)');
-    }
-    const body = bodySchema.safeParse(raw.body);
+    const raw = readAuthenticated(this.path, this.#macKey, (p) =>
+      this.unusable(
+        p === 'unparsable'
+          ? 'it does not parse'
+          : p === 'mac'
+            ? 'its integrity check failed (edited outside the server, or another master secret)'
+            : `it cannot be read (${p.unreadable})`,
+      ),
+    );
+    if (raw === undefined) return { hosts: {} };
+    const body = bodySchema.safeParse(raw);
     if (!body.success || body.data.client !== this.client) throw this.unusable('unexpected content');
     return { hosts: body.data.hosts };
   }
@@ -89,17 +81,7 @@ export class KnownHostsFile {
       client: this.client,
       hosts: known.hosts,
     };
-    writeJsonAtomic(this.path, { body, mac: this.mac(JSON.stringify(body)) }, 0o600);
-  }
-
-  private mac(text: string): string {
-    return createHmac('sha256', this.#macKey).update(text).digest('base64');
-  }
-
-  private macMatches(text: string, mac: string): boolean {
-    const expected = Buffer.from(this.mac(text), 'base64');
-    const actual = Buffer.from(mac, 'base64');
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    writeAuthenticated(this.path, this.#macKey, body);
   }
 
   // Fail closed: without a trustworthy record no SSH connection of this client proceeds.

@@ -3,10 +3,11 @@ import type { StatePaths } from '../paths.ts';
 import { ClientVault, type ClientSlot } from './client-vault.ts';
 import { checkClientName } from './identity.ts';
 import { KeyCache } from './key-derivation.ts';
+import { KnownCertificatesFile, knownCertificatesMacKey } from './known-certificates-file.ts';
 import { KnownHostsFile, knownHostsMacKey } from './known-hosts-file.ts';
 import { loadOrCreateMasterSecret, type MasterSecret } from './master-secret.ts';
 import { VaultFile } from './vault-file.ts';
-import { CREDENTIALS_FILE, KNOWN_HOSTS_FILE, vaultDir } from './vault-paths.ts';
+import { CREDENTIALS_FILE, KNOWN_CERTIFICATES_FILE, KNOWN_HOSTS_FILE, vaultDir } from './vault-paths.ts';
 import type { VaultAudit, VaultLogger } from './vault-types.ts';
 
 /**
@@ -64,6 +65,11 @@ export class Vault {
           join(dir, KNOWN_HOSTS_FILE),
           name,
           knownHostsMacKey(this.#master.secret, name),
+        ),
+        knownCertificates: new KnownCertificatesFile(
+          join(dir, KNOWN_CERTIFICATES_FILE),
+          name,
+          knownCertificatesMacKey(this.#master.secret, name),
         ),
         queue: Promise.resolve(),
       };

@@ -30,7 +30,25 @@ function database(name: string | undefined): string | undefined {
   return db !== undefined && DATABASES.includes(db) ? db : undefined;
 }
 
+/**
+ * `show cuc cluster status`: each Connection server, its member id and its role in the pair. A server
+ * without a partner is `Primary` in state `Pri Single Server`. Columns as Unity Connection health-check
+ * notes print them; not confirmed by a stored source.
+ */
+function clusterStatus(hostname: string): string[] {
+  return [
+    'Server Name     Member ID  Server State  Internal State     Reason',
+    '-----------     ---------  ------------  --------------     ------',
+    `${hostname.padEnd(16)}${'0'.padEnd(11)}${'Primary'.padEnd(14)}${'Pri Single Server'.padEnd(19)}Normal`,
+  ];
+}
+
 export const CUC_COMMANDS: CliCommand[] = [
+  {
+    words: ['show', 'cuc', 'cluster', 'status'],
+    products: ['cuc'],
+    run: (ctx) => ({ lines: clusterStatus(ctx.facts.hostname) }),
+  },
   {
     words: ['show', 'cuc', 'dbview', 'list'],
     takesArgs: true,

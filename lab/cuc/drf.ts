@@ -1,11 +1,11 @@
 // The Disaster Recovery System's per-backup logs on the Unity Connection node, which `file list
 // activelog platform/drf/log` shows: the read-only way to see whether and when the node was backed up.
 // Dates are relative to the time of the command, so the lab never goes stale.
+import { nightlyRunStart } from '../state/nightly.ts';
 import type { LabProfile } from '../types.ts';
 import type { LabFile } from '../vos/facts.ts';
 
 export const DRF_LOG_DIR = 'platform/drf/log';
-const DAY = 86_400_000;
 /** What one Unity Connection backup saves: one log per component, `<start>_b_<server>_<component>.log`. */
 const COMPONENTS: [string, number][] = [
   ['cuc_cuc_database', 52_118],
@@ -33,9 +33,8 @@ export function cucDrfLogs(
       { name: 'drfMaster.log', size: 19_804, modified: new Date(now.getTime() - 3_600_000) },
       { name: 'drfLocal.log', size: 15_227, modified: new Date(now.getTime() - 3_600_000) },
     ];
-    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     for (const age of ages) {
-      const start = new Date(midnight - age * DAY + 3 * 3_600_000);
+      const start = nightlyRunStart(now, 3, age);
       COMPONENTS.forEach(([component, size], i) =>
         files.push({
           name: `${stamp(start)}_b_${node}_${component}.log`,

@@ -3,6 +3,7 @@ import { DEMO_CREDENTIALS } from '../credentials.ts';
 import type { LabProfile } from '../types.ts';
 import type { CupiObject } from './cupi/store.ts';
 import { CupiStore } from './cupi/store.ts';
+import { seedListsAndCoses } from './cupi/lists-and-coses.ts';
 
 /** Weak profile: the PIN many users still have from the install-time template. */
 export const DEFAULT_PIN = '12345';
@@ -252,5 +253,6 @@ export function seedCuc(profile: LabProfile): CupiStore {
       }),
     );
   }
+  seedListsAndCoses(store);
   return store;
 }

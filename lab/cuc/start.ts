@@ -10,6 +10,7 @@ import { cupiHandler } from './cupi/router.ts';
 import { SessionTable } from './cupi/sessions.ts';
 import { cucDrfLogs } from './drf.ts';
 import { seedCuc } from './seed.ts';
+import { applyCucScale } from '../scale/cuc.ts';
 import type { CucState } from './state.ts';
 import { unityDirDb } from './unitydirdb.ts';
 
@@ -18,6 +19,7 @@ export const CUC_NODE = 'cuc-pub';
 export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info: LabNodeInfo }> {
   const { opts } = ctx;
   const cupi = seedCuc(opts.profile);
+  if (opts.plan) applyCucScale(cupi, opts.plan);
   // The CLI reads the same directory CUPI serves (`show cuc dbview`), and the DRF logs (`file list`).
   const facts = {
     ...nodeFacts('cuc', CUC_NODE, opts.profile),
@@ -35,6 +37,8 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
     os: state.os,
     facts,
     httpsSlot: PORT_SLOTS.cucHttps,
+    // A real Unity Connection serves CUPI on 443 as well as 8443.
+    alsoHttpsSlot: PORT_SLOTS.cucHttps443,
     sshSlot: PORT_SLOTS.cucSsh,
     handler: (publicAddress) => {
       const cupi = cupiHandler({
@@ -59,10 +63,21 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
       name: CUC_NODE,
       host: opts.host,
       address: `${opts.host}:${served.httpsPort}`,
-      ports: { https: served.httpsPort, ssh: served.sshPort },
-      urls: { cupi: `https://${opts.host}:${served.httpsPort}/vmrest/` },
+      ports: {
+        https: served.httpsPort,
+        ssh: served.sshPort,
+        ...(served.alsoHttpsPort !== undefined ? { https443: served.alsoHttpsPort } : {}),
+      },
+      urls: {
+        cupi: `https://${opts.host}:${served.httpsPort}/vmrest/`,
+        ...(served.alsoHttpsPort !== undefined
+          ? { cupi443: `https://${opts.host}:${served.alsoHttpsPort}/vmrest/` }
+          : {}),
+      },
       credentials: { cupi: { ...opts.credentials.cupi }, os: { ...opts.credentials.os } },
       sshHostKeyFingerprint: served.fingerprint,
+      certPem: served.certPem,
+      certFingerprint: served.certFingerprint,
       version: facts.activeVersion,
     },
   };

@@ -6,13 +6,18 @@ import { axlEndpoint } from './axl/endpoint.ts';
 import { RIS_PATH, risEndpoint } from './ris/service.ts';
 import type { CucmState } from './state.ts';
 import { buildToolkitZip } from './toolkit/zip.ts';
+import type { AxlVersionWording } from './versions.ts';
 
+/** What a 15.0 node serves (see versions.ts). */
 export const AXL_VERSIONS = ['12.0', '12.5', '14.0', '15.0'] as const;
 
 export interface CucmHttpOptions {
   state: CucmState;
   log: LabLog;
   operations: AxlOperation[];
+  /** AXL schemas served, oldest first; the newest is the toolkit's. Default AXL_VERSIONS. */
+  axlVersions?: readonly string[];
+  axlVersionWording?: AxlVersionWording;
   axlSchemaDir: string | undefined;
   maxResponseBytes: number;
   writeThrottle: { maxWrites: number; windowMs: number } | undefined;
@@ -42,7 +47,8 @@ export function cucmHandler(
     db: state.db,
     log,
     operations: o.operations,
-    versions: AXL_VERSIONS,
+    versions: o.axlVersions ?? AXL_VERSIONS,
+    ...(o.axlVersionWording ? { versionWording: o.axlVersionWording } : {}),
     maxResponseBytes: o.maxResponseBytes,
     serviceTimeMs: o.serviceTimeMs,
     ...(o.writeThrottle ? { writeThrottle: o.writeThrottle } : {}),
@@ -63,7 +69,7 @@ export function cucmHandler(
     if (path === '/axl' || path === '/axl/') return axl(req, res);
     if (path === RIS_PATH) return ris(req, res);
     if (path === '/plugins/axlsqltoolkit.zip' && (req.method === 'GET' || req.method === 'HEAD')) {
-      zip ??= buildToolkitZip(o.axlSchemaDir);
+      zip ??= buildToolkitZip(o.axlSchemaDir, o.axlVersions?.at(-1));
       const body = await zip.catch((err: unknown) => {
         zip = undefined;
         throw err;

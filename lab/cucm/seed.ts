@@ -14,6 +14,7 @@ import {
   SERVICE_ENTERPRISE_WIDE,
 } from './db/schema.ts';
 import * as T from './db/types.ts';
+import { seedDialPlan } from './seed-dialplan.ts';
 import { bulkPhones, seedPhones } from './seed-phones.ts';
 import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, DEMO_PHONES, IMP_NODE, RIS_RATE_PARAMETER } from './topology.ts';
 
@@ -40,6 +41,14 @@ export function defaultCredentialPolicy(weak: boolean): Record<string, string> {
   };
 }
 
+/** The CallManager nodes of a cluster: the main one, or the 14.0 cluster's. */
+export interface ClusterNames {
+  publisher: string;
+  subscriber: string;
+}
+
+export const MAIN_CLUSTER: ClusterNames = { publisher: CUCM_PUBLISHER, subscriber: CUCM_SUBSCRIBER };
+
 /**
  * The CUCM publisher's database as shipped to the lab. Every weakness the security audits look for is
  * seeded here, and only here, under `profile === 'weak'`.
@@ -49,9 +58,12 @@ export function seedCucm(
   extraPhones: number,
   risRateLimitPerMinute: number,
   creds: LabCredentials = DEMO_CREDENTIALS,
+  pkids: () => string = Database.newPkid,
+  nodes: ClusterNames = MAIN_CLUSTER,
 ): Database {
   const weak = profile === 'weak';
-  const db = new Database(CUCM_TABLES);
+  const db = new Database(CUCM_TABLES, pkids);
+  const { publisher, subscriber } = nodes;
   const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
   for (const [table, values] of [
     ['typemodel', T.MODELS],
@@ -69,14 +81,14 @@ export function seedCucm(
     description: 'Enterprise-wide parameters',
   });
   const pub = ins('processnode', {
-    name: CUCM_PUBLISHER,
+    name: publisher,
     description: 'CUCM publisher',
     tknodeusage: '0',
     nodeid: '2',
     mac: '',
   });
   const sub = ins('processnode', {
-    name: CUCM_SUBSCRIBER,
+    name: subscriber,
     description: 'CUCM subscriber',
     tknodeusage: '1',
     nodeid: '3',
@@ -92,7 +104,7 @@ export function seedCucm(
   // Auto-registration lets any phone plugged in register: the security guide wants it off.
   const autoreg = weak ? 't' : 'f';
   const cmPub = ins('callmanager', {
-    name: `CM_${CUCM_PUBLISHER}`,
+    name: `CM_${publisher}`,
     fkprocessnode: pub.pkid,
     ctiid: '1',
     autoregistrationenabled: autoreg,
@@ -100,7 +112,7 @@ export function seedCucm(
     autoregistrationenddn: '9099',
   });
   const cmSub = ins('callmanager', {
-    name: `CM_${CUCM_SUBSCRIBER}`,
+    name: `CM_${subscriber}`,
     fkprocessnode: sub.pkid,
     ctiid: '2',
     autoregistrationenabled: 'f',
@@ -308,7 +320,7 @@ export function seedCucm(
     enterprise,
     SERVICE_ENTERPRISE_WIDE,
     'URLAuthentication',
-    `https://${CUCM_PUBLISHER}:8443/ccmcip/authenticate.jsp`,
+    `https://${publisher}:8443/ccmcip/authenticate.jsp`,
   );
   // TLS cipher suites of the node's TLS interfaces (an enterprise parameter; the option text as value).
   param(
@@ -325,5 +337,6 @@ export function seedCucm(
   param(pub, SERVICE_CALLMANAGER, 'T302Timer', '15000', '2');
   // The application audit log (who changed what in the administration pages, AXL and the CLI).
   param(pub, SERVICE_AUDIT_EVENT, 'AuditLogEnabled', weak ? 'F' : 'T', '1');
+  seedDialPlan(db);
   return db;
 }

@@ -9,39 +9,101 @@ import { cucmOperations } from './axl/operations.ts';
 import { cucmFiles } from './files.ts';
 import { cucmHandler } from './node.ts';
 import { seedRegistrations } from './ris/registrations.ts';
+import { risPhones } from '../vos/risdb.ts';
 import { RIS_PATH, risRateLimit } from './ris/service.ts';
-import { seedCucm } from './seed.ts';
-import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, CUCM_VERSION } from './topology.ts';
+import type { ClusterNames } from './seed.ts';
+import { MAIN_CLUSTER, seedCucm } from './seed.ts';
+import {
+  CUCM_PUBLISHER,
+  CUCM_VERSION,
+  LEGACY_PUBLISHER,
+  LEGACY_SUBSCRIBER,
+  LEGACY_VERSION,
+} from './topology.ts';
 import type { CucmState } from './state.ts';
+import { applyCucmScale } from '../scale/cucm.ts';
+import { pkidSource } from '../scale/random.ts';
+import { addScaleRegistrations } from '../scale/ris.ts';
+import { axlFullVersion, axlSchemasFor, cliVersion } from './versions.ts';
 
-export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; info: LabNodeInfo }> {
+/** One CUCM cluster's publisher: the main one (scaled, the demo phones) or the 14.0 cluster's. */
+export interface CucmNodeSpec {
+  name: string;
+  /** Release, e.g. `15.0.1.11900(40)` or `14.0.1.13900-155`. */
+  version: string;
+  httpsSlot: number;
+  sshSlot: number;
+  /** Only the main cluster carries the scale's data and the bulk phones. */
+  main: boolean;
+  cluster: ClusterNames;
+}
+
+export function mainCucm(ctx: LabContext): CucmNodeSpec {
+  return {
+    name: CUCM_PUBLISHER,
+    version: ctx.opts.versions[CUCM_PUBLISHER] ?? CUCM_VERSION,
+    httpsSlot: PORT_SLOTS.cucmHttps,
+    sshSlot: PORT_SLOTS.cucmSsh,
+    main: true,
+    cluster: MAIN_CLUSTER,
+  };
+}
+
+export async function startCucm(
+  ctx: LabContext,
+  node: CucmNodeSpec = mainCucm(ctx),
+): Promise<{ state: CucmState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const db = seedCucm(opts.profile, opts.extraPhones, opts.risRateLimitPerMinute, opts.credentials);
-  const facts = { ...nodeFacts('cucm', CUCM_PUBLISHER, opts.profile), listFiles: cucmFiles(opts.profile) };
+  const extraPhones = node.main ? opts.extraPhones : 0;
+  const db = seedCucm(
+    opts.profile,
+    extraPhones,
+    opts.risRateLimitPerMinute,
+    opts.credentials,
+    pkidSource(opts.seed, `cucm:${node.name}`),
+    node.cluster,
+  );
+  const scaled = node.main && opts.plan ? applyCucmScale(db, opts.plan) : undefined;
+  const registrations = seedRegistrations(db, extraPhones, node.cluster);
+  if (scaled && opts.plan)
+    addScaleRegistrations(registrations, scaled.phones, opts.seed, Math.floor(Date.now() / 1000));
+  // The CLI reads the cluster and the RIS database when asked, so it shows what RIS and AXL show.
+  const live: { ris?: CucmState['ris'] } = {};
+  const facts = {
+    ...nodeFacts('cucm', node.name, opts.profile, () => live.ris?.nodes ?? [node.name]),
+    activeVersion: cliVersion(node.version),
+    // The 14.0 cluster came from 12.5; the main one keeps the facts' own inactive version.
+    ...(node.main ? {} : { inactiveVersion: '12.5.1.17900-64' }),
+    listFiles: cucmFiles(opts.profile),
+    risPhones: () => (live.ris ? risPhones(db, live.ris.registrations) : []),
+  };
   const state: CucmState = {
-    node: CUCM_PUBLISHER,
+    node: node.name,
     db,
-    os: initialOsState(CUCM_PUBLISHER, 'cucm', opts.profile),
+    os: initialOsState(node.name, 'cucm', opts.profile),
     ris: {
-      registrations: seedRegistrations(db, opts.extraPhones),
+      registrations,
       window: new SlidingWindow(() => risRateLimit(db, opts.risRateLimitPerMinute), 60_000),
-      nodes: [CUCM_PUBLISHER, CUCM_SUBSCRIBER],
+      nodes: scaled?.nodes ?? [node.cluster.publisher, node.cluster.subscriber],
       startedAt: Math.floor(Date.now() / 1000) - facts.uptimeDays * 86_400,
     },
     toolkitDownloads: 0,
   };
+  live.ris = state.ris;
   const served = await serveVosNode(ctx, {
-    name: CUCM_PUBLISHER,
+    name: node.name,
     os: state.os,
     facts,
     db,
-    httpsSlot: PORT_SLOTS.cucmHttps,
-    sshSlot: PORT_SLOTS.cucmSsh,
+    httpsSlot: node.httpsSlot,
+    sshSlot: node.sshSlot,
     handler: (publicAddress) =>
       cucmHandler({
         state,
         log: ctx.log,
-        operations: cucmOperations(CUCM_VERSION),
+        operations: cucmOperations(axlFullVersion(node.version)),
+        axlVersions: axlSchemasFor(node.version),
+        axlVersionWording: opts.axlVersionWording,
         axlSchemaDir: opts.axlSchemaDir,
         maxResponseBytes: opts.axlMaxResponseBytes,
         writeThrottle: opts.axlWriteThrottle,
@@ -57,7 +119,7 @@ export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; in
     state,
     info: {
       product: 'cucm',
-      name: CUCM_PUBLISHER,
+      name: node.name,
       host: opts.host,
       address: `${opts.host}:${served.httpsPort}`,
       ports: { https: served.httpsPort, ssh: served.sshPort },
@@ -69,7 +131,21 @@ export async function startCucm(ctx: LabContext): Promise<{ state: CucmState; in
       },
       credentials: { axl: { ...opts.credentials.axl }, os: { ...opts.credentials.os } },
       sshHostKeyFingerprint: served.fingerprint,
+      certPem: served.certPem,
+      certFingerprint: served.certFingerprint,
       version: facts.activeVersion,
     },
+  };
+}
+
+/** The 14.0 cluster's publisher (`legacyCluster`): the demo seed under its own node names, no scale. */
+export function legacyCucm(ctx: LabContext): CucmNodeSpec {
+  return {
+    name: LEGACY_PUBLISHER,
+    version: ctx.opts.versions[LEGACY_PUBLISHER] ?? LEGACY_VERSION,
+    httpsSlot: PORT_SLOTS.legacyHttps,
+    sshSlot: PORT_SLOTS.legacySsh,
+    main: false,
+    cluster: { publisher: LEGACY_PUBLISHER, subscriber: LEGACY_SUBSCRIBER },
   };
 }

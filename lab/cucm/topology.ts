@@ -48,3 +48,8 @@ export const DEMO_PHONES: readonly DemoPhone[] = [
 export function extraPhoneName(i: number): string {
   return `SEPF0${i.toString(16).toUpperCase().padStart(10, '0')}`;
 }
+
+/** The second cluster, still on 14.0 (a region not upgraded yet): its publisher serves AXL 11.0 to 14.0. */
+export const LEGACY_PUBLISHER = 'cucm14-pub';
+export const LEGACY_SUBSCRIBER = 'cucm14-sub1';
+export const LEGACY_VERSION = '14.0.1.13900(155)';

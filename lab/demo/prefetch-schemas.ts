@@ -6,6 +6,7 @@ import { AxlSchemaCache } from '../../plugins/_shared/axl/schema-cache.ts';
 import { downloadAxlToolkit } from '../../plugins/_shared/axl/toolkit.ts';
 import { productSchemaRoot } from '../../plugins/_shared/tools/create-state.ts';
 import { RisService } from '../../plugins/cucm/ris/ris-service.ts';
+import { labTlsPin } from '../tls/pins.ts';
 import type { LabInfo } from '../types.ts';
 
 export async function prefetchSchemas(stateDir: string, lab: LabInfo): Promise<string[]> {
@@ -23,7 +24,7 @@ export async function prefetchSchemas(stateDir: string, lab: LabInfo): Promise<s
       port: node.ports.https,
       username: node.credentials.axl.user,
       password: node.credentials.axl.password,
-      caCertPem: lab.caCertPem,
+      ...labTlsPin(lab, node),
     };
     if (node.product === 'cucm') {
       const ris = new RisService({

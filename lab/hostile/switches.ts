@@ -46,7 +46,10 @@ export type SshAttack =
 
 /** The HTTPS certificate changes under the client (new connections see it; idle ones are closed). */
 export type CertificateAttack =
-  /** A new key and certificate from the lab CA (a renewal, or an attacker holding the CA). */
+  /**
+   * A renewal by the served certificate's signer: a new key and certificate from the lab CA (or an
+   * attacker holding the CA); with self-signed nodes, a regenerated self-signed one for the same name.
+   */
   | 'same-ca'
   /** A new self-signed key and certificate (an impostor). */
   | 'self-signed'

@@ -1,10 +1,10 @@
 // The Disaster Recovery System's per-backup logs on the IM&P publisher, which `file list activelog
 // platform/drf/log` shows. Dates are relative to the time of the command, so the lab never goes stale.
+import { nightlyRunStart } from '../state/nightly.ts';
 import type { LabFile } from '../vos/facts.ts';
 import type { LabProfile } from '../types.ts';
 
 export const DRF_LOG_DIR = 'platform/drf/log';
-const DAY = 86_400_000;
 /** What one IM&P backup saves: one log per component. */
 const COMPONENTS = ['cup_platform', 'cup_imdb', 'cup_pe', 'cup_syslogagt'];
 
@@ -24,13 +24,12 @@ export function drfLogs(
   const ages = profile === 'weak' ? [97] : [1, 2, 3, 4, 5, 6, 7];
   return (partition, dir, now) => {
     if (partition !== 'activelog' || dir !== DRF_LOG_DIR) return undefined;
-    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const files: LabFile[] = [
       { name: 'drfMaster0000001.log', size: 48_211, modified: new Date(now.getTime() - 3_600_000) },
       { name: 'drfLocal0000001.log', size: 20_877, modified: new Date(now.getTime() - 3_600_000) },
     ];
     for (const age of ages) {
-      const start = new Date(midnight - age * DAY + 2 * 3_600_000);
+      const start = nightlyRunStart(now, 2, age);
       COMPONENTS.forEach((c, i) =>
         files.push({
           name: `${stamp(start)}_b_${node}_${c}.log`,

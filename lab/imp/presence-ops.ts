@@ -28,6 +28,8 @@ export const presenceRedundancyGroupFamily: Family = {
   ],
   nested: [
     {
+      // A count the node keeps: read, never written.
+      skipIn: ['add', 'update'],
       shape: { name: 'numUsers' },
       read: (db, row) =>
         db

@@ -30,9 +30,13 @@ const IMP_PARAMETERS: [string, [string, string]][] = [
 ];
 
 /** The IM&P node's database as shipped to the lab; weaknesses only under `profile === 'weak'`. */
-export function seedImp(profile: LabProfile, creds: LabCredentials = DEMO_CREDENTIALS): Database {
+export function seedImp(
+  profile: LabProfile,
+  creds: LabCredentials = DEMO_CREDENTIALS,
+  pkids: () => string = Database.newPkid,
+): Database {
   const weak = profile === 'weak';
-  const db = new Database(IMP_TABLES);
+  const db = new Database(IMP_TABLES, pkids);
   const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
   ins('processnode', {
     name: CUCM_PUBLISHER,

@@ -1,6 +1,6 @@
 import { axlEndpoint } from '../cucm/axl/endpoint.ts';
 import { AXL_VERSIONS, tomcatNotFound } from '../cucm/node.ts';
-import { IMP_NODE } from '../cucm/topology.ts';
+import { CUCM_PUBLISHER, IMP_NODE } from '../cucm/topology.ts';
 import { buildToolkitZip } from '../cucm/toolkit/zip.ts';
 import { requestPath, send } from '../http/request.ts';
 import { PORT_SLOTS } from '../options.ts';
@@ -12,12 +12,21 @@ import { initialOsState } from '../vos/node-os.ts';
 import { drfLogs } from './drf.ts';
 import { impOperations } from './operations.ts';
 import { IMP_VERSION, seedImp } from './seed.ts';
+import { subscriberNames } from '../scale/cucm.ts';
+import { applyImpScale } from '../scale/imp.ts';
+import { pkidSource } from '../scale/random.ts';
 import type { ImpState } from './state.ts';
 
 export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const db = seedImp(opts.profile, opts.credentials);
-  const facts = { ...nodeFacts('imp', IMP_NODE, opts.profile), listFiles: drfLogs(IMP_NODE, opts.profile) };
+  const db = seedImp(opts.profile, opts.credentials, pkidSource(opts.seed, 'imp'));
+  if (opts.plan) applyImpScale(db, opts.plan);
+  // IM&P sits in the main CUCM cluster: `show network cluster` lists its CallManagers at this scale.
+  const callManagers = [CUCM_PUBLISHER, ...subscriberNames(opts.plan?.spec.subscribers ?? 1)];
+  const facts = {
+    ...nodeFacts('imp', IMP_NODE, opts.profile, () => callManagers),
+    listFiles: drfLogs(IMP_NODE, opts.profile),
+  };
   const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.profile) };
   const axl = axlEndpoint({
     node: IMP_NODE,
@@ -63,6 +72,8 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
       urls: { axl: `${base}/axl/`, toolkit: `${base}/plugins/axlsqltoolkit.zip` },
       credentials: { axl: { ...opts.credentials.axl }, os: { ...opts.credentials.os } },
       sshHostKeyFingerprint: served.fingerprint,
+      certPem: served.certPem,
+      certFingerprint: served.certFingerprint,
       version: facts.activeVersion,
     },
   };

@@ -183,7 +183,11 @@ export class Database {
   /** For each table, the (table, column) pairs that reference it. */
   private readonly referrers = new Map<string, { table: string; column: string; fk: ForeignKey }[]>();
 
-  constructor(schemas: readonly TableSchema[]) {
+  /** `pkids` makes new rows' pkids (a seeded source makes a scaled lab the same from run to run). */
+  constructor(
+    schemas: readonly TableSchema[],
+    private readonly pkids: () => string = Database.newPkid,
+  ) {
     for (const schema of schemas) this.tables.set(schema.name, new Table(schema));
     for (const schema of schemas) {
       for (const [column, fk] of Object.entries(schema.references ?? {})) {
@@ -221,7 +225,7 @@ export class Database {
       if (!table.hasColumn(column)) throw unknownColumn(column);
       row[column] = value;
     }
-    if (table.hasColumn('pkid')) row.pkid = (row.pkid ?? Database.newPkid()).toLowerCase();
+    if (table.hasColumn('pkid')) row.pkid = (row.pkid ?? this.pkids()).toLowerCase();
     this.checkReferences(table, row, Object.keys(row));
     table.add(row);
     return row;

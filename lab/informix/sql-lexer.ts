@@ -12,15 +12,15 @@ export interface Token {
 // Statements longer than this are refused before any work: a real node has its own bounds too.
 export const MAX_SQL_LENGTH = 64 * 1024;
 
+/** Informix's answer to anything it cannot parse, and the lab's to any construct outside its subset. */
 export function syntaxError(): DbError {
   return new DbError(-201, 'A syntax error has occurred.');
 }
 
-const SYMBOLS = ['<>', '!=', '<=', '>=', '=', '<', '>', '(', ')', ',', '*', '.', ';'];
+const SYMBOLS = ['<>', '!=', '<=', '>=', '||', '=', '<', '>', '(', ')', ',', '*', '.', ';', '+', '-', '/'];
 
 export function tokenize(sql: string): Token[] {
-  if (sql.length > MAX_SQL_LENGTH)
-    throw new DbError(-201, 'A syntax error has occurred. (statement too long)');
+  if (sql.length > MAX_SQL_LENGTH) throw syntaxError();
   const tokens: Token[] = [];
   let i = 0;
   while (i < sql.length) {
@@ -29,7 +29,7 @@ export function tokenize(sql: string): Token[] {
       i++;
       continue;
     }
-    if (c === '-' && sql[i + 1] === '-') {
+    if ((c === '-' && sql[i + 1] === '-') || c === '{' || (c === '/' && sql[i + 1] === '*')) {
       // Comments could hide a second statement from a naive filter; the lab refuses them instead.
       throw syntaxError();
     }
@@ -54,13 +54,14 @@ export function tokenize(sql: string): Token[] {
       i = j + 1;
       continue;
     }
-    const number = /^-?\d+(\.\d+)?/.exec(sql.slice(i, i + 40));
-    if (number && (c !== '-' || isValueStart(tokens))) {
+    // A sign is an operator token: the parser decides whether it is unary or binary.
+    const number = /^(\d+(\.\d*)?|\.\d+)/.exec(sql.slice(i, i + 40));
+    if (number) {
       tokens.push({ kind: 'number', value: number[0], pos: i });
       i += number[0].length;
       continue;
     }
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i, i + 200));
+    const word = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i, i + 200));
     if (word) {
       tokens.push({ kind: 'word', value: word[0].toLowerCase(), pos: i });
       i += word[0].length;
@@ -73,13 +74,4 @@ export function tokenize(sql: string): Token[] {
   }
   tokens.push({ kind: 'end', value: '', pos: sql.length });
   return tokens;
-}
-
-function isValueStart(tokens: Token[]): boolean {
-  const last = tokens[tokens.length - 1];
-  return (
-    !last ||
-    last.kind === 'symbol' ||
-    (last.kind === 'word' && ['values', 'and', 'or', 'skip', 'first'].includes(last.value))
-  );
 }

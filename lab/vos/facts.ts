@@ -1,5 +1,37 @@
+import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, IMP_NODE } from '../cucm/topology.ts';
 import type { LabProfile } from '../types.ts';
 import type { VosProduct } from './state.ts';
+
+/** A node as `show network cluster` lists it (role and the product's service name there). */
+export interface ClusterNode {
+  name: string;
+  ip: string;
+  role: 'Publisher' | 'Subscriber';
+  product: 'callmanager' | 'cups' | 'cuc';
+}
+
+/** A device as the node's RIS database holds it (`show risdb query phone`). */
+export interface RisPhone {
+  name: string;
+  description: string;
+  ip: string;
+  model: string;
+  protocol: string;
+  user: string;
+  status: string;
+  statusReason: number;
+  node: string;
+  timestamp: number;
+}
+
+/** What `show hardware` reports: the virtual machine of the OVA. */
+export interface Hardware {
+  cpus: number;
+  cpuType: string;
+  cpuMhz: number;
+  memoryMb: number;
+  diskGb: number;
+}
 
 /** What a node's CLI reports about itself. Values differ by product and by profile. */
 export interface NodeFacts {
@@ -16,8 +48,15 @@ export interface NodeFacts {
   services: [string, 'STARTED' | 'STOPPED', string?][];
   /** Own certificates: name and description for `show cert list own`. */
   certs: [string, string][];
-  /** Servers `utils dbreplication runtimestate` lists: name and IP. */
-  replicationServers: [string, string][];
+  /** Servers `utils dbreplication runtimestate` lists: name and IP (read when asked, like `cluster`). */
+  replicationServers(): [string, string][];
+  /** The cluster's nodes, publisher first, read when asked (so a topology change shows). */
+  cluster(): ClusterNode[];
+  hardware: Hardware;
+  /** Core dumps `utils core active list` shows: size in KB, when, file name. */
+  coreFiles: [number, Date, string][];
+  /** CUCM: the RIS database's devices, read when asked. */
+  risPhones?(): RisPhone[];
   uptimeDays: number;
   /** Files `file list <partition> <dir>` shows, by partition and directory; undefined: no such folder. */
   listFiles?(partition: string, dir: string, now: Date): LabFile[] | undefined;
@@ -177,7 +216,56 @@ function certs(product: VosProduct, weak: boolean): [string, string][] {
   return own;
 }
 
-export function nodeFacts(product: VosProduct, hostname: string, profile: LabProfile): NodeFacts {
+/**
+ * The lab's address plan: the main cluster's publisher .1, subscribers .2 upward, IM&P .5, Unity
+ * Connection .8; another CUCM cluster (the 14.0 one) in 10.10.40.0/24.
+ */
+export function callManagerIp(index: number, main = true): string {
+  if (!main) return `10.10.40.${1 + index}`;
+  return index < 4 ? `10.10.20.${1 + index}` : `10.10.21.${index}`;
+}
+
+/**
+ * The CUCM cluster as its processnode table holds it: the CallManager nodes (publisher first) and the
+ * IM&P node, which joins the CUCM cluster as a subscriber of its own database (product `cups`).
+ */
+export function cucmCluster(callManagers: readonly string[]): ClusterNode[] {
+  const main = callManagers.includes(CUCM_PUBLISHER);
+  return [
+    ...callManagers.map((name, i): ClusterNode => ({
+      name,
+      ip: callManagerIp(i, main),
+      role: i === 0 ? 'Publisher' : 'Subscriber',
+      product: 'callmanager',
+    })),
+    // IM&P joined the main cluster (the one whose publisher is CUCM_PUBLISHER), not another one.
+    ...(main
+      ? [{ name: IMP_NODE, ip: '10.10.20.5', role: 'Subscriber', product: 'cups' } satisfies ClusterNode]
+      : []),
+  ];
+}
+
+const DEFAULT_CALLMANAGERS = [CUCM_PUBLISHER, CUCM_SUBSCRIBER];
+
+/** The medium OVA every product here is deployed from (the start-up banner says the same). */
+const HARDWARE: Hardware = {
+  cpus: 2,
+  cpuType: 'Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz',
+  cpuMhz: 2500,
+  memoryMb: 8192,
+  diskGb: 110,
+};
+
+/**
+ * `callManagers`: the CallManager node names, publisher first, read when the CLI asks (CUCM passes its
+ * RIS node list, so the cluster follows the lab's topology). Default: the topology's publisher and subscriber.
+ */
+export function nodeFacts(
+  product: VosProduct,
+  hostname: string,
+  profile: LabProfile,
+  callManagers: () => readonly string[] = () => DEFAULT_CALLMANAGERS,
+): NodeFacts {
   const weak = profile === 'weak';
   const base = {
     product,
@@ -187,7 +275,14 @@ export function nodeFacts(product: VosProduct, hostname: string, profile: LabPro
     domain: 'lab.example.com',
     certs: certs(product, weak),
     uptimeDays: 12,
+    hardware: HARDWARE,
   };
+  const cluster = (): ClusterNode[] => cucmCluster(callManagers());
+  // The weak publisher's CallManager service crashed once (a core dump waits for TAC); elsewhere none.
+  const coreAt = new Date(Date.UTC(2025, 10, 3, 14, 22, 41));
+  const cucmCores: [number, Date, string][] = weak
+    ? [[355_732, coreAt, `core.24157.6.ccm.${Math.floor(coreAt.getTime() / 1000)}`]]
+    : [];
   switch (product) {
     case 'cucm':
       return {
@@ -195,12 +290,14 @@ export function nodeFacts(product: VosProduct, hostname: string, profile: LabPro
         productName: 'Cisco Unified Communications Manager',
         activeVersion: '15.0.1.11900-40',
         inactiveVersion: '14.0.1.13900-155',
-        ip: '10.10.20.1',
+        ip: cluster().find((n) => n.name === hostname)?.ip ?? '10.10.20.1',
         services: cucmServices(weak),
-        replicationServers: [
-          [hostname, '10.10.20.1'],
-          ['cucm-sub1', '10.10.20.2'],
-        ],
+        replicationServers: () =>
+          cluster()
+            .filter((n) => n.product === 'callmanager')
+            .map((n): [string, string] => [n.name, n.ip]),
+        cluster,
+        coreFiles: cucmCores,
       };
     case 'imp':
       return {
@@ -210,7 +307,9 @@ export function nodeFacts(product: VosProduct, hostname: string, profile: LabPro
         inactiveVersion: '14.0.1.13900-7',
         ip: '10.10.20.5',
         services: impServices(weak),
-        replicationServers: [[hostname, '10.10.20.5']],
+        replicationServers: () => [[hostname, '10.10.20.5']],
+        cluster,
+        coreFiles: [],
       };
     case 'cuc':
       return {
@@ -220,7 +319,10 @@ export function nodeFacts(product: VosProduct, hostname: string, profile: LabPro
         inactiveVersion: '14.0.1.13900-11',
         ip: '10.10.20.8',
         services: cucServices(weak),
-        replicationServers: [[hostname, '10.10.20.8']],
+        replicationServers: () => [[hostname, '10.10.20.8']],
+        // Unity Connection is a cluster of its own (a publisher, here without a subscriber).
+        cluster: () => [{ name: hostname, ip: '10.10.20.8', role: 'Publisher', product: 'cuc' }],
+        coreFiles: [],
       };
   }
 }

@@ -1,9 +1,21 @@
 import type { CommandContext, CommandOutput, Confirmation } from './commands/types.ts';
 import { FAILED } from './commands/types.ts';
 import { matchCommand } from './commands/table.ts';
+import { OptionsPager } from './options-pager.ts';
 
 export const PROMPT = 'admin:';
-export const MORE = '--More--';
+/**
+ * The automatic-pagination question, in bold, that a real node prints after a screenful (the VOS
+ * plugin of Cisco's unicon, src/unicon/plugins/vos/patterns.py and its mock data, matches exactly this
+ * text with these escapes). Any key the question names erases it (`\r` then erase-line).
+ */
+export const PAGER = '\x1b[1mPress <enter> for 1 line, <space> for one page, or <q> to quit\x1b[0m\x1b[K';
+const PAGER_ERASE = '\r\x1b[K';
+/**
+ * The second line an unknown command prints after `Executed command unsuccessfully`. The first line is
+ * what Tenable's UCOS fingerprint (ssh_get_info.nasl) keys on after sending a non-VOS command; this
+ * second line is not confirmed by a stored source.
+ */
 export const INVALID = 'No valid command entered';
 const MAX_LINE = 4096;
 
@@ -26,11 +38,12 @@ export interface ShellOptions {
   onClose(): void;
 }
 
-type Mode = 'starting' | 'prompt' | 'busy' | 'more' | 'confirm' | 'closed';
+type Mode = 'starting' | 'prompt' | 'busy' | 'more' | 'options' | 'confirm' | 'closed';
 
 /**
- * One interactive VOS CLI session: the slow start-up banner, line editing with echo, `--More--` paging
- * until `set cli pagination off`, y/n confirmations, and the admin: prompt after every command.
+ * One interactive VOS CLI session: the slow start-up banner, line editing with echo, automatic paging
+ * (PAGER after each screenful) until `set cli pagination off`, y/n confirmations, and the admin: prompt
+ * after every command.
  */
 export class VosShell {
   private mode: Mode = 'starting';
@@ -43,6 +56,7 @@ export class VosShell {
   private lastWasCr = false;
   private escape = 0;
   private timer: NodeJS.Timeout | undefined;
+  private optionsPager: OptionsPager | undefined;
 
   constructor(private readonly o: ShellOptions) {}
 
@@ -71,6 +85,10 @@ export class VosShell {
       if (this.mode === 'closed') return;
       if (this.mode === 'starting' || this.mode === 'busy') {
         this.pending += ch;
+        continue;
+      }
+      if (this.mode === 'options') {
+        this.optionsKey(ch);
         continue;
       }
       if (this.mode === 'more') {
@@ -168,7 +186,11 @@ export class VosShell {
         this.output({ lines: [FAILED, INVALID] });
         return;
       }
-      const out = match.command.run({ ...this.o.context, now: new Date() }, match.args, command);
+      const out = match.command.run(
+        { ...this.o.context, now: new Date(), pagination: this.pagination },
+        match.args,
+        command,
+      );
       if (out.pagination !== undefined) this.pagination = out.pagination;
       if (out.confirm) {
         const confirm = out.confirm;
@@ -209,6 +231,13 @@ export class VosShell {
   }
 
   private output(out: CommandOutput): void {
+    if (out.paged) {
+      this.optionsPager = new OptionsPager(out.lines, (text) => this.write(text));
+      this.afterPaging = () => this.showPrompt();
+      this.mode = 'options';
+      this.optionsPager.draw();
+      return;
+    }
     const lines = out.lines.length > 0 ? [...out.lines, ''] : [];
     this.emit(lines, () => {
       if (out.close) this.close();
@@ -216,7 +245,7 @@ export class VosShell {
     });
   }
 
-  /** Writes lines, a page at a time behind `--More--` while pagination is on. */
+  /** Writes lines, a screenful at a time behind the PAGER question while pagination is on. */
   private emit(lines: string[], then: () => void): void {
     const page = Math.max(1, this.o.rows - 1);
     if (!this.pagination || lines.length <= page) {
@@ -224,15 +253,23 @@ export class VosShell {
       then();
       return;
     }
-    this.write(`${lines.slice(0, page).join('\r\n')}\r\n${MORE}`);
+    this.write(`${lines.slice(0, page).join('\r\n')}\r\n${PAGER}`);
     this.queue = lines.slice(page);
     this.afterPaging = then;
     this.mode = 'more';
   }
 
+  private optionsKey(ch: string): void {
+    if (!this.optionsPager?.key(ch)) return;
+    this.optionsPager = undefined;
+    const then = this.afterPaging;
+    this.afterPaging = undefined;
+    this.mode = 'busy';
+    then?.();
+  }
+
   private pageKey(ch: string): void {
     const page = Math.max(1, this.o.rows - 1);
-    const clear = `\r${' '.repeat(MORE.length)}\r`;
     if (ch === '\n' && this.lastWasCr) {
       this.lastWasCr = false;
       return;
@@ -241,12 +278,12 @@ export class VosShell {
     const take =
       ch === ' ' ? page : ch === '\r' || ch === '\n' ? 1 : ch === 'q' || ch === 'Q' || ch === '\x03' ? -1 : 0;
     if (take === 0) return;
-    this.write(clear);
+    this.write(PAGER_ERASE);
     if (take > 0) {
       const next = this.queue.splice(0, take);
       this.write(`${next.join('\r\n')}\r\n`);
       if (this.queue.length > 0) {
-        this.write(MORE);
+        this.write(PAGER);
         return;
       }
     } else this.queue = [];

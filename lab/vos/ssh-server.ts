@@ -21,6 +21,9 @@ export interface SshNodeOptions {
   loginDelayMs: number;
   commandDelaysMs: Record<string, number>;
   tomcatNotAfter: Date;
+  /** When the served tomcat certificate began to be valid, and its serial (hex). */
+  tomcatNotBefore?: Date;
+  tomcatSerial?: string;
   /** The hostile mode's hold on shells (a shell without prompt, commands without answer). */
   hostile?: ShellGuard;
 }
@@ -98,6 +101,8 @@ export async function startSshNode(o: SshNodeOptions): Promise<SshListener> {
               log: o.log,
               user,
               tomcatNotAfter: o.tomcatNotAfter,
+              ...(o.tomcatNotBefore ? { tomcatNotBefore: o.tomcatNotBefore } : {}),
+              ...(o.tomcatSerial ? { tomcatSerial: o.tomcatSerial } : {}),
               ...(o.db ? { db: o.db } : {}),
             },
             loginDelayMs: o.loginDelayMs,

@@ -14,6 +14,7 @@ import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
 import storeCredentials from './tools/store-credentials.ts';
 import updateCredentials from './tools/update-credentials.ts';
+import trustCertificate from './tools/trust-certificate.ts';
 
 /** Unity Connection: CUPI (REST under /vmrest/) and the VOS CLI over SSH. No AXL, no toolkit, no cluster. */
 export default definePlugin<CucShared>({
@@ -31,6 +32,7 @@ export default definePlugin<CucShared>({
     deleteCredentials,
     osDeleteCredentials,
     osTrustFingerprint,
+    trustCertificate,
     listCredentials,
     getVersion,
     cupiList,

@@ -22,6 +22,7 @@ import phoneUpdateCredentials from './tools/phone-update-credentials.ts';
 import risportQuery from './tools/risport-query.ts';
 import storeCredentials from './tools/store-credentials.ts';
 import updateCredentials from './tools/update-credentials.ts';
+import trustCertificate from './tools/trust-certificate.ts';
 
 /** CUCM: AXL, RisPort70, the VOS CLI over SSH and phone screenshots (the spec's 20 cucm_ tools). */
 export default definePlugin<CucmShared>({
@@ -39,6 +40,7 @@ export default definePlugin<CucmShared>({
     deleteCredentials,
     osDeleteCredentials,
     osTrustFingerprint,
+    trustCertificate,
     listCredentials,
     getVersion,
     listAxlOperations,

@@ -16,6 +16,7 @@ import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
 import storeCredentials from './tools/store-credentials.ts';
 import updateCredentials from './tools/update-credentials.ts';
+import trustCertificate from './tools/trust-certificate.ts';
 
 /** IM&P: AXL (presence operations) and the VOS CLI over SSH, with the CUCM plugin's shared clients. */
 export default definePlugin<ImpShared>({
@@ -33,6 +34,7 @@ export default definePlugin<ImpShared>({
     deleteCredentials,
     osDeleteCredentials,
     osTrustFingerprint,
+    trustCertificate,
     listCredentials,
     getVersion,
     listAxlOperations,

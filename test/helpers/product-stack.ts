@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { startTestLab } from '../lab/helpers.ts';
 import type { Lab, LabNodeInfo, LabOptions, LabProduct } from '../../lab/index.ts';
-import { labNode } from '../../lab/index.ts';
+import { labNode, labTlsPin } from '../../lab/index.ts';
 import { seedVault } from '../../lab/demo/seed-vault.ts';
 import type { NodeResolver } from '../../kernel/net/node-address-policy.ts';
 import { startTestKernel, type TestKernel } from './kernel.ts';
@@ -135,6 +135,18 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
   }
 }
 
+/**
+ * The credential arguments that pin a lab node's HTTPS: its own certificate as `cert_pem` (the lab's
+ * default self-signed nodes), or the lab CA as `ca_cert_pem`; nothing for a phone (plain HTTP).
+ */
+export function labPinArgs(lab: Lab, node: LabNodeInfo): { cert_pem?: string; ca_cert_pem?: string } {
+  const pin = labTlsPin(lab.info, node);
+  return {
+    ...(pin.certPem ? { cert_pem: pin.certPem } : {}),
+    ...(pin.caCertPem ? { ca_cert_pem: pin.caCertPem } : {}),
+  };
+}
+
 /** Credential arguments for a lab node's service, keyed by the node's name, as the demo stores them. */
 export function labCredential(
   lab: Lab,
@@ -150,7 +162,7 @@ export function labCredential(
     username: cred.user,
     password: cred.password,
     address: `${node.host}:${port}`,
-    ...(kind === 'phone' ? {} : { ca_cert_pem: lab.info.caCertPem }),
+    ...(kind === 'os' ? {} : labPinArgs(lab, node)),
   };
 }
 

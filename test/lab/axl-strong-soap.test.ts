@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import yauzl from 'yauzl';
 import type { Lab } from '../../lab/index.ts';
-import { labNode } from '../../lab/index.ts';
+import { labNode, labTrustedPem } from '../../lab/index.ts';
 import { call, fixture, startTestLab } from './helpers.ts';
 import { soapClient } from './soap-client.ts';
 
@@ -43,7 +43,7 @@ async function extractCurrentSchema(zip: Buffer, into: string): Promise<string[]
 async function exercise(lab: Lab, wsdl: string): Promise<void> {
   const cucm = labNode(lab.info, 'cucm');
   assert.ok(cucm.urls.axl && cucm.credentials.axl);
-  const client = await soapClient(wsdl, cucm.urls.axl, lab.info.caCertPem, cucm.credentials.axl);
+  const client = await soapClient(wsdl, cucm.urls.axl, labTrustedPem(lab.info), cucm.credentials.axl);
   const before = lab.state.log.requests.length;
 
   const got = (await client.call('getPhone', { name: 'SEP0A1B2C3D4E02' })) as {
@@ -93,7 +93,7 @@ describe('strong-soap against the lab', () => {
   it("loads the lab's own toolkit schema from the zip and calls getPhone, listPhone, executeSQLQuery", async () => {
     const cucm = labNode(lab.info, 'cucm');
     assert.ok(cucm.urls.toolkit);
-    const zip = await call(cucm.urls.toolkit, { ca: lab.info.caCertPem });
+    const zip = await call(cucm.urls.toolkit, { ca: labTrustedPem(lab.info) });
     assert.equal(zip.status, 200);
     assert.equal(zip.headers['content-type'], 'application/zip');
     const names = await extractCurrentSchema(zip.body, dir);
@@ -129,7 +129,7 @@ describe('strong-soap against the lab', () => {
     try {
       const cucm = labNode(real.info, 'cucm');
       assert.ok(cucm.urls.toolkit);
-      const zip = await call(cucm.urls.toolkit, { ca: real.info.caCertPem });
+      const zip = await call(cucm.urls.toolkit, { ca: labTrustedPem(real.info) });
       const into = mkdtempSync(join(tmpdir(), 'lab-toolkit-real-'));
       try {
         await extractCurrentSchema(zip.body, into);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import type { Lab } from '../../lab/index.ts';
+import { labTrustedPem } from '../../lab/index.ts';
 import { axl, call, soapEnvelope, startTestLab } from './helpers.ts';
 
 const parser = new XMLParser({
@@ -116,7 +117,8 @@ describe('CUCM AXL over HTTPS', () => {
     const missing = await axl(lab, 'getPhone', '<name>SEPNOSUCHPHONE</name>');
     assert.equal(missing.status, 500);
     const fault = body(missing.text).Fault;
-    assert.equal(fault.faultcode, 'soapenv:Client');
+    assert.equal(fault.faultcode, 'soapenv:Server', 'AXL faults come from the server side');
+    assert.equal(fault.faultstring, fault.detail.axlError.axlmessage);
     assert.equal(fault.detail.axlError.axlcode, '5007');
     assert.match(fault.detail.axlError.axlmessage, /Item not valid: The specified .*SEPNOSUCHPHONE/);
     assert.equal(fault.detail.axlError.request, 'getPhone');
@@ -126,6 +128,7 @@ describe('CUCM AXL over HTTPS', () => {
       '<routePartition><name>PT_Internal</name></routePartition>',
     );
     assert.equal(body(duplicate.text).Fault.detail.axlError.axlcode, '-239');
+    assert.equal(body(duplicate.text).Fault.faultcode, 'soapenv:Client', 'database errors as CUCM logs them');
   });
 
   it('refuses bad credentials with 401 and a user outside the AXL group too', async () => {
@@ -151,7 +154,7 @@ describe('CUCM AXL over HTTPS', () => {
     for (const sql of [
       'select * from device; delete from device',
       'drop table device',
-      'select name from device d, enduser e',
+      'select name from device union select userid from enduser',
       'select nosuchcolumn from device',
       'select * from nosuchtable',
       "select name from device where name = 'x' --",
@@ -178,7 +181,7 @@ describe('CUCM AXL over HTTPS', () => {
     for (const payload of [xxe, '<soapenv:Envelope>']) {
       const answer = await call(node.urls.axl, {
         body: payload,
-        ca: lab.info.caCertPem,
+        ca: labTrustedPem(lab.info),
         auth: node.credentials.axl,
       });
       assert.equal(answer.status, 500);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import type { Lab } from '../../lab/index.ts';
-import { labNode } from '../../lab/index.ts';
+import { labNode, labTrustedPem } from '../../lab/index.ts';
 import type { HttpCall } from './helpers.ts';
 import { call, startTestLab } from './helpers.ts';
 
@@ -22,7 +22,7 @@ describe('Unity Connection CUPI', () => {
 
   const json = (path: string, c: HttpCall = {}) =>
     call(`${base}${path}`, {
-      ca: lab.info.caCertPem,
+      ca: labTrustedPem(lab.info),
       auth,
       ...c,
       headers: { accept: 'application/json', ...c.headers },
@@ -38,7 +38,7 @@ describe('Unity Connection CUPI', () => {
   });
 
   it('answers XML by default and JSON on request, with @total', async () => {
-    const asXml = await call(`${base}users`, { ca: lab.info.caCertPem, auth });
+    const asXml = await call(`${base}users`, { ca: labTrustedPem(lab.info), auth });
     assert.match(String(asXml.headers['content-type']), /^application\/xml/);
     const doc = xml.parse(asXml.text) as { Users: { '@total': string; User: unknown[] } };
     assert.equal(doc.Users['@total'], '6');
@@ -95,7 +95,7 @@ describe('Unity Connection CUPI', () => {
 
     const put = await call(location, {
       method: 'PUT',
-      ca: lab.info.caCertPem,
+      ca: labTrustedPem(lab.info),
       auth,
       body: '<User><DisplayName>New Bie (temp)</DisplayName></User>',
       headers: { 'content-type': 'application/xml' },
@@ -103,12 +103,15 @@ describe('Unity Connection CUPI', () => {
     assert.equal(put.status, 204);
     assert.equal(lab.state.cuc.cupi.collection('users').items.get(id)?.DisplayName, 'New Bie (temp)');
 
-    const del = await call(location, { method: 'DELETE', ca: lab.info.caCertPem, auth });
+    const del = await call(location, { method: 'DELETE', ca: labTrustedPem(lab.info), auth });
     assert.equal(del.status, 204);
     const gone = await json(`users/${id}`);
     assert.equal(gone.status, 404);
     assert.equal((JSON.parse(gone.text) as { errors: { code: string } }).errors.code, 'NOT_FOUND');
-    const badQuery = await call(`${base}users?query=(alias%20near%20x)`, { ca: lab.info.caCertPem, auth });
+    const badQuery = await call(`${base}users?query=(alias%20near%20x)`, {
+      ca: labTrustedPem(lab.info),
+      auth,
+    });
     assert.equal(badQuery.status, 400);
     assert.match(badQuery.text, /<ErrorDetails><errors><code>INVALID_PARAMETER<\/code>/);
   });
@@ -138,19 +141,76 @@ describe('Unity Connection CUPI', () => {
     assert.match(cookie, /^JSESSIONID=[0-9A-F]{32}$/);
     for (let i = 0; i < 3; i++) {
       const again = await call(`${base}users?rowsPerPage=1`, {
-        ca: lab.info.caCertPem,
+        ca: labTrustedPem(lab.info),
         headers: { cookie, accept: 'application/json' },
       });
       assert.equal(again.status, 200);
       assert.equal(again.headers['set-cookie'], undefined);
     }
     assert.equal(lab.state.cuc.sessions.authentications - start, 1, 'one Basic check for four requests');
-    const noAuth = await call(`${base}users`, { ca: lab.info.caCertPem });
+    const noAuth = await call(`${base}users`, { ca: labTrustedPem(lab.info) });
     assert.equal(noAuth.status, 401);
     const stale = await call(`${base}users`, {
-      ca: lab.info.caCertPem,
+      ca: labTrustedPem(lab.info),
       headers: { cookie: 'JSESSIONID=0000' },
     });
     assert.equal(stale.status, 401);
+  });
+
+  it('lists distribution lists and classes of service, and reads one by ObjectId', async () => {
+    const dls = JSON.parse((await json('distributionlists')).text) as {
+      '@total': string;
+      DistributionList: { ObjectId: string; Alias: string; DisplayName: string; URI: string }[];
+    };
+    assert.equal(dls['@total'], '2');
+    assert.deepEqual(dls.DistributionList.map((d) => d.Alias).sort(), [
+      'allvoicemailusers',
+      'undeliverablemessages',
+    ]);
+    const dl = dls.DistributionList[0]!;
+    const one = JSON.parse((await json(`distributionlists/${dl.ObjectId}`)).text) as Record<string, string>;
+    assert.equal(one.ObjectId, dl.ObjectId);
+    assert.equal(one.URI, `/vmrest/distributionlists/${dl.ObjectId}`);
+    assert.equal(
+      one.DistributionListMembersURI,
+      `/vmrest/distributionlists/${dl.ObjectId}/distributionlistmembers`,
+    );
+    const coses = xml.parse((await call(`${base}coses`, { ca: labTrustedPem(lab.info), auth })).text) as {
+      Coses: { '@total': string; Cos: { ObjectId: string; DisplayName: string }[] };
+    };
+    assert.equal(coses.Coses['@total'], '2');
+    const vm = coses.Coses.Cos.find((c) => c.DisplayName === 'Voice Mail User COS');
+    assert.ok(vm);
+    const cos = JSON.parse((await json(`coses/${vm.ObjectId}`)).text) as Record<string, string>;
+    assert.equal(cos.MaxMsgLength, '300');
+    assert.equal((await json('coses/00000000-0000-0000-0000-000000000000')).status, 404);
+  });
+
+  it('serves at most 2,000 objects a page, whatever rowsPerPage asks', async () => {
+    const contacts = lab.state.cuc.cupi.define('test/manyobjects', 'Many', 'One', ['Alias'], 'Alias');
+    for (let i = 0; i < 2100; i++) lab.state.cuc.cupi.create(contacts, { Alias: `a${i}` });
+    const page = JSON.parse((await json('test/manyobjects?rowsPerPage=5000&pageNumber=1')).text) as {
+      '@total': string;
+      One: unknown[];
+    };
+    assert.equal(page['@total'], '2100');
+    assert.equal(page.One.length, 2000);
+    const second = JSON.parse((await json('test/manyobjects?rowsPerPage=2000&pageNumber=2')).text) as {
+      One: unknown[];
+    };
+    assert.equal(second.One.length, 100);
+    lab.state.cuc.cupi.collections.delete('test/manyobjects');
+  });
+
+  it('serves CUPI on a second port, as a real node does on 443 beside 8443', async () => {
+    const cuc = labNode(lab.info, 'cuc');
+    assert.ok(cuc.ports.https443 && cuc.ports.https443 !== cuc.ports.https);
+    const r = await call(`${cuc.urls.cupi443 as string}version/product`, {
+      ca: labTrustedPem(lab.info),
+      auth,
+      headers: { accept: 'application/json' },
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.text, /Cisco Unity Connection Version/);
   });
 });

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
-import { startLab } from '../../lab/index.ts';
+import { labTrustedPem, startLab } from '../../lab/index.ts';
 import type { Lab, LabOptions } from '../../lab/index.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -96,7 +96,7 @@ export function axl(
       'content-type': 'text/xml; charset=utf-8',
       soapaction: `"CUCM:DB ver=${version} ${operation}"`,
     },
-    ca: lab.info.caCertPem,
+    ca: labTrustedPem(lab.info),
     auth: o.auth ?? node.credentials.axl,
   });
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LabInfo } from '../../lab/index.ts';
+import { labTrustedPem } from '../../lab/index.ts';
 import { call, repoRoot, stateDir } from './helpers.ts';
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
@@ -76,7 +77,7 @@ describe('npm run lab', () => {
     const cuc = info.nodes.find((n) => n.product === 'cuc');
     assert.ok(cuc?.urls.cupi && cuc.credentials.cupi);
     const version = await call(`${cuc.urls.cupi}version/product`, {
-      ca: info.caCertPem,
+      ca: labTrustedPem(info),
       auth: cuc.credentials.cupi,
       headers: { accept: 'application/json' },
     });

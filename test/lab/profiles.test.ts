@@ -3,7 +3,7 @@ import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import type { Lab } from '../../lab/index.ts';
-import { DEMO_CREDENTIALS, labNode } from '../../lab/index.ts';
+import { DEMO_CREDENTIALS, labNode, labTrustedPem } from '../../lab/index.ts';
 import { axl, call, startTestLab } from './helpers.ts';
 import { openCli } from './ssh-client.ts';
 
@@ -23,10 +23,10 @@ async function sql(lab: Lab, query: string): Promise<Record<string, string>[]> {
   return (body(r.text).executeSQLQueryResponse.return?.row ?? []) as Record<string, string>[];
 }
 
-/** Days until the certificate the node actually serves expires, verified against the lab CA. */
+/** Days until the certificate the node actually serves expires, verified as a client of the lab pins it. */
 function servedCertDays(lab: Lab, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, ca: lab.info.caCertPem }, () => {
+    const socket = connect({ host: '127.0.0.1', port, ca: labTrustedPem(lab.info) }, () => {
       const cert = socket.getPeerCertificate();
       socket.end();
       resolve((new Date(cert.valid_to).getTime() - Date.now()) / 86_400_000);
@@ -91,7 +91,7 @@ async function observe(lab: Lab): Promise<Observed> {
       await call(
         `${cuc.urls.cupi as string}credentialpolicies?query=(displayname%20startswith%20Default%20Voice)`,
         {
-          ca: lab.info.caCertPem,
+          ca: labTrustedPem(lab.info),
           auth: cuc.credentials.cupi as { user: string; password: string },
           headers: { accept: 'application/json' },
         },
@@ -165,7 +165,7 @@ describe('weak and hardened profiles', () => {
         const options = {
           host: '127.0.0.1',
           port,
-          ca: lab.info.caCertPem,
+          ca: labTrustedPem(lab.info),
           minVersion: 'TLSv1' as const,
           maxVersion: 'TLSv1' as const,
           ciphers: 'DEFAULT:@SECLEVEL=0',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import type { Lab } from '../../lab/index.ts';
-import { labNode } from '../../lab/index.ts';
+import { labNode, labTrustedPem } from '../../lab/index.ts';
 import { call, startTestLab } from './helpers.ts';
 
 const parser = new XMLParser({
@@ -34,7 +34,7 @@ async function select(lab: Lab, body: string): Promise<{ status: number; text: s
   assert.ok(cucm.urls.ris && cucm.credentials.axl);
   return call(cucm.urls.ris, {
     body,
-    ca: lab.info.caCertPem,
+    ca: labTrustedPem(lab.info),
     auth: cucm.credentials.axl,
     headers: { 'content-type': 'text/xml', soapaction: 'selectCmDevice' },
   });
@@ -71,7 +71,7 @@ describe('RisPort70', () => {
 
   it('serves its WSDL at ?wsdl', async () => {
     const cucm = labNode(lab.info, 'cucm');
-    const wsdl = await call(`${cucm.urls.ris as string}?wsdl`, { ca: lab.info.caCertPem });
+    const wsdl = await call(`${cucm.urls.ris as string}?wsdl`, { ca: labTrustedPem(lab.info) });
     assert.equal(wsdl.status, 200);
     assert.match(wsdl.text, /targetNamespace="http:\/\/schemas\.cisco\.com\/ast\/soap"/);
     assert.match(wsdl.text, /<wsdl:operation name="selectCmDeviceExt">/);

@@ -7,6 +7,10 @@ import { startTestLab } from './helpers.ts';
 import type { CliSession } from './ssh-client.ts';
 import { openCli } from './ssh-client.ts';
 
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A pattern for output that ends with `text` (escapes and all). */
+const endsWith = (text: string): RegExp => new RegExp(`${escape(text)}$`);
+
 describe('VOS CLI over SSH', () => {
   let lab: Lab;
   let cli: CliSession;
@@ -46,21 +50,31 @@ describe('VOS CLI over SSH', () => {
     assert.equal(lab.state.cucm.os.logins, 1);
   });
 
-  it('pages with --More-- until set cli pagination off', async () => {
+  it('pages with the real pager question until set cli pagination off', async () => {
+    const pager = '\x1b[1mPress <enter> for 1 line, <space> for one page, or <q> to quit\x1b[0m\x1b[K';
     const from = cli.output().length;
     cli.send('utils service list\r');
-    const paged = await cli.waitFor(/--More--$/, from);
-    const shown = paged.slice(paged.indexOf('\r\n') + 2);
-    assert.equal(shown.split('\r\n').length - 1, 23, 'a 24-row terminal shows 23 lines, then --More--');
+    const paged = await cli.waitFor(endsWith(pager), from);
+    assert.ok(paged.endsWith(`\r\n${pager}`), 'the question follows a full screen, in bold, on its own line');
+    assert.doesNotMatch(paged, /--More--/);
+    const shown = paged.slice(paged.indexOf('\r\n') + 2, -pager.length);
+    assert.equal(shown.split('\r\n').length - 1, 23, 'a 24-row terminal shows 23 lines, then the question');
     cli.send('\r');
-    const oneMore = await cli.waitFor(/--More--[\s\S]*--More--$/, from);
-    assert.match(oneMore, /--More--\r +\r[^\r\n]+\r\n--More--$/, 'Enter shows one more line');
+    const oneMore = await cli.waitFor(new RegExp(`to quit[\\s\\S]*${escape(pager)}$`), from);
+    assert.ok(
+      oneMore.endsWith(
+        `${pager}\r\x1b[K${oneMore.split(`${pager}\r\x1b[K`)[1]?.split('\r\n')[0]}\r\n${pager}`,
+      ),
+      'Enter erases the question and shows one more line',
+    );
     cli.send('q');
     await cli.waitFor(/admin:$/, from);
+    assert.match(await cli.run('show cli pagination'), /Automatic Pagination : On\./);
 
     assert.match(await cli.run('set cli pagination off'), /Automatic Pagination is Off/);
+    assert.match(await cli.run('show cli pagination'), /Automatic Pagination : Off\./);
     const full = await cli.run('utils service list');
-    assert.doesNotMatch(full, /--More--/);
+    assert.doesNotMatch(full, /to quit/);
     assert.match(full, /Cisco CallManager\[STARTED\]/);
     assert.match(full, /Cisco DirSync\[STOPPED\] Service Not Activated/);
     assert.match(full, /Primary Node =true/);

@@ -150,6 +150,15 @@ describe('tool results against their output schemas, through real clients and th
     });
     await ok('admin', 'cucm_check_connectivity', host);
     await ok('admin', 'cucm_list_credentials');
+    // First contact without a pin: refused until the admin trusts the node's certificate.
+    const { cert_pem: _cucmPin, ...cucmBare } = labCredential(s.lab, cucm, 'axl');
+    await ok('admin', 'cucm_update_credentials', cucmBare);
+    await fails('admin', 'cucm_get_version', host);
+    await ok('admin', 'cucm_trust_certificate', {
+      ...host,
+      fingerprint: cucm.certFingerprint,
+      action: 'trust',
+    });
     await ok('admin', 'cucm_get_version', host);
     await ok('admin', 'cucm_list_axl_operations', { pattern: 'Phone' });
     await ok('admin', 'cucm_list_axl_operations', { operation: 'getPhone' });
@@ -199,6 +208,15 @@ describe('tool results against their output schemas, through real clients and th
       action: 'trust',
     });
     await ok('admin', 'imp_list_credentials');
+    // First contact without a pin: refused until the admin trusts the node's certificate.
+    const { cert_pem: _impPin, ...impBare } = labCredential(s.lab, imp, 'axl');
+    await ok('admin', 'imp_update_credentials', impBare);
+    await fails('admin', 'imp_get_version', ih);
+    await ok('admin', 'imp_trust_certificate', {
+      ...ih,
+      fingerprint: imp.certFingerprint,
+      action: 'trust',
+    });
     await ok('admin', 'imp_get_version', ih);
     await ok('admin', 'imp_list_axl_operations', {});
     await ok('admin', 'imp_axl_call', { ...ih, operation: 'getCCMVersion' });
@@ -219,6 +237,15 @@ describe('tool results against their output schemas, through real clients and th
       action: 'trust',
     });
     await ok('admin', 'cuc_list_credentials');
+    // First contact without a pin: refused until the admin trusts the node's certificate.
+    const { cert_pem: _cucPin, ...cucBare } = labCredential(s.lab, cuc, 'cupi');
+    await ok('admin', 'cuc_update_credentials', cucBare);
+    await fails('admin', 'cuc_get_version', ch);
+    await ok('admin', 'cuc_trust_certificate', {
+      ...ch,
+      fingerprint: cuc.certFingerprint,
+      action: 'trust',
+    });
     await ok('admin', 'cuc_get_version', ch);
     await ok('admin', 'cuc_cupi_list', { ...ch, resource: 'users' });
     await ok('admin', 'cuc_cupi_call', { ...ch, method: 'GET', path: '/vmrest/users' });
@@ -244,7 +271,7 @@ describe('tool results against their output schemas, through real clients and th
 
   it('every tool was checked, and the kernel found no result off its schema', () => {
     const all = [...schemas.keys()].sort();
-    assert.equal(all.length, 60);
+    assert.equal(all.length, 63);
     assert.deepEqual(
       all.filter((t) => !checked.has(t)),
       [],

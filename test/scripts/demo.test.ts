@@ -95,6 +95,8 @@ describe('npm run demo', () => {
       lab: {
         nodes: {
           product: string;
+          name: string;
+          certFingerprint?: string;
           ports: Record<string, number>;
           credentials: Record<string, { password: string }>;
         }[];
@@ -161,6 +163,25 @@ describe('npm run demo', () => {
     const cupi = await c.call('cuc_get_version', { host: 'cuc-pub' });
     assert.equal(cupi.isError, undefined, JSON.stringify(cupi.structuredContent));
     await c.close();
+
+    // The admin meets each node's self-signed certificate as on a real cluster: the first call reports
+    // the fingerprint the demo printed; trusted, the calls go through.
+    const cucmCert = demo.lab.nodes.find((n) => n.name === 'cucm-pub')?.certFingerprint as string;
+    assert.ok(out.includes(`cucm-pub   ${cucmCert}`), out);
+    const a = await connectMcp(k, readFileSync(demo.clients[0]?.token_file as string, 'utf8').trim());
+    const first = await a.call('cucm_get_version', { host: 'cucm-pub' });
+    assert.equal(first.isError, true);
+    const refusal = first.structuredContent as { details?: { presented?: { fingerprint?: string } } };
+    assert.equal(refusal.details?.presented?.fingerprint, cucmCert, JSON.stringify(refusal));
+    const trusted = await a.call('cucm_trust_certificate', {
+      host: 'cucm-pub',
+      fingerprint: cucmCert,
+      action: 'trust',
+    });
+    assert.equal(trusted.isError, undefined, JSON.stringify(trusted.structuredContent));
+    const version = await a.call('cucm_get_version', { host: 'cucm-pub' });
+    assert.equal(version.isError, undefined, JSON.stringify(version.structuredContent));
+    await a.close();
 
     // The operator CLI invocation the demo prints targets its signed install and state, from anywhere
     // (run here from a folder that is neither, with no STATE_DIR in the environment).

@@ -44,9 +44,19 @@ export function sorter(sort: string | null): ((a: CupiObject, b: CupiObject) => 
     sign * (fieldOf(a, field) ?? '').localeCompare(fieldOf(b, field) ?? '', 'en', { sensitivity: 'base' });
 }
 
+/**
+ * Most objects one CUPI page holds: a larger rowsPerPage is served as this many, never more. 2,000 is
+ * the ceiling the product's cuc_cupi_list has always kept to; no public Cisco source found states the
+ * exact figure or whether a node clamps or refuses (the CUPI guide's userlicenses page only gives 2001
+ * as that resource's default page size), so the lab clamps, the lenient reading, and the client never
+ * relies on getting more than it asked for.
+ */
+export const MAX_ROWS_PER_PAGE = 2000;
+
 export function pageOf<T>(items: T[], rowsPerPage: string | null, pageNumber: string | null): T[] {
   if (rowsPerPage === null) return items;
-  const rows = Number(rowsPerPage);
+  const asked = Number(rowsPerPage);
+  const rows = Number.isInteger(asked) ? Math.min(asked, MAX_ROWS_PER_PAGE) : asked;
   const page = pageNumber === null ? 1 : Number(pageNumber);
   if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(page) || page < 1) {
     throw new CupiError(400, 'INVALID_PARAMETER', 'rowsPerPage and pageNumber must be positive integers');

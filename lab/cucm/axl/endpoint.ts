@@ -10,6 +10,8 @@ import { toXml } from '../../xml/write.ts';
 import { readSoapRequest, SoapShapeError } from './envelope.ts';
 import { AxlFault, faultEnvelope, SOAP_ENV } from './fault.ts';
 import type { AxlOperation } from './operation.ts';
+import type { AxlVersionWording } from '../versions.ts';
+import { wrongVersionPage } from '../versions.ts';
 
 export const AXL_NAMESPACE_PREFIX = 'http://www.cisco.com/AXL/API/';
 export const AXL_GROUP = 'Standard AXL API Access';
@@ -20,8 +22,10 @@ export interface AxlEndpointOptions {
   db: Database;
   log: LabLog;
   operations: readonly AxlOperation[];
-  /** Schema versions answered; anything else gets HTTP 599. */
+  /** Schema versions answered, oldest first; anything else gets HTTP 599. */
   versions: readonly string[];
+  /** How the HTTP 599 page words the list (real releases differ). Default `and`. */
+  versionWording?: AxlVersionWording;
   /** More writes than this within `windowMs` get HTTP 503; undefined turns throttling off. */
   writeThrottle?: { maxWrites: number; windowMs: number };
   /** Answers larger than this become the "Query request too large" fault. */
@@ -30,17 +34,15 @@ export interface AxlEndpointOptions {
   serviceTimeMs?: number;
 }
 
-function listVersions(versions: readonly string[]): string {
-  return versions.length < 2
-    ? versions.join('')
-    : `${versions.slice(0, -1).join(', ')} and ${versions[versions.length - 1]}`;
-}
-
-/** `"CUCM:DB ver=15.0 getPhone"` -> 15.0 (quotes optional). */
-function soapActionVersion(req: IncomingMessage): string | undefined {
+/**
+ * The schema a request is read with: `"CUCM:DB ver=15.0 getPhone"` -> 15.0 (quotes optional). Without a
+ * version in the SOAPAction, the oldest schema the node serves ("If a schema version is not specified,
+ * the oldest supported schema will be used", Cisco AXL versioning guide).
+ */
+function requestedVersion(req: IncomingMessage, versions: readonly string[]): string | undefined {
   const header = req.headers.soapaction;
   const value = Array.isArray(header) ? header[0] : header;
-  return value ? /ver=([0-9.]+)/i.exec(value)?.[1] : undefined;
+  return (value ? /ver=([0-9.]+)/i.exec(value)?.[1] : undefined) ?? versions[0];
 }
 
 /** The `/axl/` endpoint of a CUCM (or IM&P) node. */
@@ -56,7 +58,7 @@ export function axlEndpoint(
       res,
       599,
       'text/html;charset=utf-8',
-      `<html><head><title>AXL Error</title></head><body>Incorrect axl version. Supported axl versions are ${listVersions(options.versions)}</body></html>`,
+      wrongVersionPage(options.versions, options.versionWording ?? 'and'),
     );
 
   return async (req, res) => {
@@ -98,8 +100,8 @@ export function axlEndpoint(
       send(res, status, 'text/xml;charset=utf-8', faultEnvelope(err, operation));
     };
     try {
-      const actionVersion = soapActionVersion(req);
-      if (actionVersion !== undefined && !options.versions.includes(actionVersion)) {
+      const version = requestedVersion(req, options.versions);
+      if (version === undefined || !options.versions.includes(version)) {
         record(599, undefined, creds.user);
         wrongVersion(res);
         return;
@@ -127,8 +129,9 @@ export function axlEndpoint(
         return;
       }
       const result = op.handle({ db: options.db, node: options.node, log: options.log }, soap.body);
+      // The answer is in the schema the SOAPAction chose, whatever namespace the request used.
       const response = toXml(`ns:${op.name}Response`, {
-        '@xmlns:ns': soap.namespace,
+        '@xmlns:ns': `${AXL_NAMESPACE_PREFIX}${version}`,
         '@sequence': soap.sequence,
         ...result.body,
       });

@@ -3,7 +3,8 @@ import type { XmlObject, XmlValue } from '../../xml/parse.ts';
 import { attrOf, isObject, textOf } from '../../xml/parse.ts';
 import type { XmlOutObject } from '../../xml/write.ts';
 import { AxlFault, invalidRequest } from './fault.ts';
-import type { Family, FieldSpec } from './family.ts';
+import type { Family, FieldSpec, OpKind } from './family.ts';
+import { orderRank, servedIn } from './family.ts';
 
 /** AXL shows a pkid as an uppercase GUID in braces. */
 export function uuidOf(pkid: Cell | undefined): string {
@@ -12,6 +13,12 @@ export function uuidOf(pkid: Cell | undefined): string {
 
 export function pkidOf(uuid: string): string {
   return uuid.replace(/[{}]/g, '').trim().toLowerCase();
+}
+
+/** A foreign key as AXL shows it (XFkType): the referenced row's name, its uuid as an attribute. */
+export function fkOut(db: Database, table: string, pkid: Cell | undefined, display = 'name'): XmlOutObject {
+  const row = db.table(table).byPkid(pkid);
+  return row ? { '#text': row[display] ?? '', '@uuid': uuidOf(row.pkid) } : { '#text': '', '@uuid': '' };
 }
 
 /** The element at a path such as `autoRegistration/startDn` below `value`. */
@@ -47,17 +54,28 @@ export function readObject(
   family: Family,
   row: Readonly<Row>,
   wanted?: Set<string>,
+  op: 'get' | 'list' = 'get',
 ): XmlOutObject {
   const out: XmlOutObject = { '@uuid': uuidOf(row.pkid) };
   for (const field of family.fields) {
-    if (wanted && !wanted.has(topName(field))) continue;
+    if (!servedIn(field, op) || (wanted && !wanted.has(topName(field)))) continue;
     setPath(out, field.axl, readField(db, field, row));
   }
   for (const nested of family.nested ?? []) {
-    if (!nested.read || (wanted && !wanted.has(nested.shape.name))) continue;
+    if (!nested.read || !servedIn(nested, op) || (wanted && !wanted.has(nested.shape.name))) continue;
     out[nested.shape.name] = nested.read(db, row);
   }
-  return out;
+  if (!family.order) return out;
+  // Strict clients (zeep) read a sequence in the schema's order: put the elements in it.
+  const keys = Object.keys(out);
+  const ordered: XmlOutObject = {};
+  for (const k of keys.filter((k) => k.startsWith('@'))) ordered[k] = out[k];
+  const elements = keys.filter((k) => !k.startsWith('@'));
+  elements
+    .map((k, i) => ({ k, i }))
+    .sort((a, b) => orderRank(family, a.k) - orderRank(family, b.k) || a.i - b.i)
+    .forEach(({ k }) => (ordered[k] = out[k]));
+  return ordered;
 }
 
 function readField(db: Database, field: FieldSpec, row: Readonly<Row>): XmlOutObject[string] {
@@ -66,12 +84,8 @@ function readField(db: Database, field: FieldSpec, row: Readonly<Row>): XmlOutOb
       return field.value;
     case 'enum':
       return field.values[row[field.column] ?? ''] ?? row[field.column] ?? null;
-    case 'fk': {
-      const target = db.table(field.table).byPkid(row[field.column]);
-      return target
-        ? { '#text': target[field.display] ?? '', '@uuid': uuidOf(target.pkid) }
-        : { '#text': '', '@uuid': '' };
-    }
+    case 'fk':
+      return fkOut(db, field.table, row[field.column], field.display);
     case 'bool':
       return row[field.column] === 't' ? 'true' : 'false';
     default:
@@ -120,10 +134,16 @@ export function fieldCell(db: Database, field: FieldSpec, value: XmlValue): Cell
  * The column values an add or update carries. Elements absent from the request are left out, so an
  * update changes only what it names.
  */
-export function columnsFromInput(db: Database, family: Family, input: XmlObject, skip: Set<string>): Row {
+export function columnsFromInput(
+  db: Database,
+  family: Family,
+  input: XmlObject,
+  skip: Set<string>,
+  op: OpKind,
+): Row {
   const row: Row = {};
   for (const field of family.fields) {
-    if (field.type === 'fixed' || skip.has(field.axl)) continue;
+    if (field.type === 'fixed' || skip.has(field.axl) || !servedIn(field, op)) continue;
     const value = pathValue(input, field.axl);
     if (value === undefined) continue;
     row[field.column] = fieldCell(db, field, value);

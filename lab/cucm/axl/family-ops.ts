@@ -13,13 +13,15 @@ import {
   uuidOf,
 } from './family-codec.ts';
 import type { Family, FieldSpec } from './family.ts';
-import { fieldColumn } from './family.ts';
+import { fieldColumn, servedIn } from './family.ts';
 import { AxlFault, invalidRequest, notFound } from './fault.ts';
 import type { AxlContext, AxlOperation } from './operation.ts';
 
 function inFamily(family: Family, row: Readonly<Row> | undefined): row is Row {
   if (!row) return false;
-  return Object.entries(family.where ?? {}).every(([c, v]) => row[c] === v);
+  return (
+    Object.entries(family.where ?? {}).every(([c, v]) => row[c] === v) && (family.matches?.(row) ?? true)
+  );
 }
 
 function fieldFor(family: Family, axl: string): FieldSpec {
@@ -31,6 +33,11 @@ function fieldFor(family: Family, axl: string): FieldSpec {
 /** The row a get/update/remove names, by `uuid` or by the family's key elements. */
 export function findRow(ctx: AxlContext, family: Family, req: XmlObject): Row {
   const table = ctx.db.table(family.table);
+  if (family.singleton) {
+    const only = table.filter((r) => inFamily(family, r))[0];
+    if (!only) throw notFound(family.label);
+    return only;
+  }
   const uuid = childText(req, 'uuid');
   if (uuid) {
     const row = table.byPkid(pkidOf(uuid));
@@ -120,12 +127,27 @@ export function familyOperations(family: Family): AxlOperation[] {
         if (given.length === 0) {
           throw invalidRequest(`searchCriteria must name at least one of: ${family.search.join(', ')}`);
         }
-        const matchers = given.map((c) => ({ name: c.name, re: likeToRegExp(c.pattern.toLowerCase()) }));
+        // A criterion on a plain column is matched on the row itself: building the object of every row
+        // for every page made reading a 25,000-phone table page by page quadratic in practice.
+        const matchers = given.map((c) => {
+          const field = family.fields.find((f) => f.axl === c.name);
+          const plain = field && 'column' in field && (field.type === undefined || field.type === 'text');
+          return {
+            name: c.name,
+            re: likeToRegExp(c.pattern.toLowerCase()),
+            column: plain ? field.column : undefined,
+          };
+        });
         let rows = ctx.db.table(table).filter((r) => inFamily(family, r));
         if (matchers.length > 0) {
+          const objectWanted = new Set(matchers.filter((m) => m.column === undefined).map((m) => m.name));
           rows = rows.filter((r) => {
-            const shown = readObject(ctx.db, family, r, new Set(matchers.map((m) => m.name)));
-            return matchers.every((m) => m.re.test(displayText(shown[m.name]).toLowerCase()));
+            const shown = objectWanted.size > 0 ? readObject(ctx.db, family, r, objectWanted) : {};
+            return matchers.every((m) =>
+              m.re.test(
+                (m.column !== undefined ? (r[m.column] ?? '') : displayText(shown[m.name])).toLowerCase(),
+              ),
+            );
           });
         }
         const skip = Number(childText(req, 'skip') ?? 0) || 0;
@@ -133,7 +155,7 @@ export function familyOperations(family: Family): AxlOperation[] {
         const first = firstText === undefined || firstText === '' ? undefined : Number(firstText);
         const page = rows.slice(skip, first === undefined ? undefined : skip + first);
         const wanted = wantedTags(req);
-        const items = page.map((r) => readObject(ctx.db, family, r, wanted));
+        const items = page.map((r) => readObject(ctx.db, family, r, wanted, 'list'));
         return { body: { return: items.length > 0 ? { [family.tag]: items } : null }, rows: items.length };
       },
     });
@@ -151,11 +173,12 @@ export function familyOperations(family: Family): AxlOperation[] {
           if (value === undefined || value === '')
             throw invalidRequest(`${required} is required to add a ${family.label}`);
         }
-        const values = { ...columnsFromInput(ctx.db, family, input, new Set()), ...family.where };
+        const values = { ...columnsFromInput(ctx.db, family, input, new Set(), 'add'), ...family.where };
         family.beforeAdd?.(values);
         const row = ctx.db.insert(table, values);
         try {
           for (const nested of family.nested ?? []) {
+            if (!servedIn(nested, 'add')) continue;
             const value = input[nested.shape.name];
             if (value !== undefined && nested.write) nested.write(ctx.db, row, value, 'add');
           }
@@ -180,7 +203,7 @@ export function familyOperations(family: Family): AxlOperation[] {
       handle: (ctx, req) => {
         const row = findRow(ctx, family, req);
         fixedFieldsCheck(family, req);
-        const changes = columnsFromInput(ctx.db, family, req, new Set(family.keys));
+        const changes = columnsFromInput(ctx.db, family, req, new Set(family.keys), 'update');
         if (family.rename) {
           const newValue = childOf(req, family.rename.element);
           if (newValue !== undefined) {
@@ -190,6 +213,7 @@ export function familyOperations(family: Family): AxlOperation[] {
         }
         ctx.db.update(table, row, changes);
         for (const nested of family.nested ?? []) {
+          if (!servedIn(nested, 'update')) continue;
           const value = req[nested.shape.name];
           if (value !== undefined && nested.write) nested.write(ctx.db, row, value, 'update');
         }
@@ -212,6 +236,20 @@ export function familyOperations(family: Family): AxlOperation[] {
         const target = describe(family, row);
         ctx.db.delete(table, row);
         ctx.log.write({ node: ctx.node, via: 'axl', operation: `remove${family.name}`, target });
+        return { body: { return: uuidOf(row.pkid) } };
+      },
+    });
+  }
+  for (const action of ['apply', 'reset', 'restart'] as const) {
+    if (!family.ops.includes(action)) continue;
+    const name = `${action}${family.name}`;
+    ops.push({
+      name,
+      write: true,
+      handle: (ctx, req) => {
+        const row = findRow(ctx, family, req);
+        // The lab has no phones to reboot: the action is recorded, as the node's audit log would.
+        ctx.log.write({ node: ctx.node, via: 'axl', operation: name, target: describe(family, row) });
         return { body: { return: uuidOf(row.pkid) } };
       },
     });

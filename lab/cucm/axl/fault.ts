@@ -2,14 +2,21 @@ import { escapeXml } from '../../xml/write.ts';
 
 export const SOAP_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 
-/** An AXL fault: `axlcode` is the AXL code or the negative Informix code, as a real node sends. */
+/**
+ * An AXL fault: `axlcode` is the AXL code or the negative Informix code, as a real node sends. AXL's own
+ * faults (5003 invalid, 5007 item not found...) come as `soapenv:Server`; database errors (-239 duplicate,
+ * -691 missing key) as `soapenv:Client`, as public captures of CUCM's AXL log show them.
+ */
 export class AxlFault extends Error {
+  readonly faultcode: 'soapenv:Client' | 'soapenv:Server';
+
   constructor(
     readonly code: number,
     message: string,
-    readonly faultcode: 'soapenv:Client' | 'soapenv:Server' = 'soapenv:Client',
+    faultcode?: 'soapenv:Client' | 'soapenv:Server',
   ) {
     super(message);
+    this.faultcode = faultcode ?? (code < 0 ? 'soapenv:Client' : 'soapenv:Server');
   }
 }
 

@@ -9,6 +9,12 @@ import {
   sipTrunkSecurityProfileFamily,
 } from './families/system.ts';
 import { appUserFamily, credentialPolicyFamily, userFamily } from './families/users.ts';
+import { ACTION_OPERATIONS } from './actions.ts';
+import { LDAP_FAMILIES } from './families/ldap.ts';
+import { MEDIA_FAMILIES } from './families/media.ts';
+import { PATTERN_FAMILIES } from './families/patterns.ts';
+import { ROUTING_FAMILIES } from './families/routing.ts';
+import { SITE_FAMILIES } from './families/sites.ts';
 import type { AxlOperation } from './operation.ts';
 import { executeSqlQuery, executeSqlUpdate, getCcmVersion } from './sql-ops.ts';
 
@@ -27,11 +33,17 @@ export const CUCM_FAMILIES: readonly Family[] = [
   callManagerFamily,
   serviceParameterFamily,
   credentialPolicyFamily,
+  ...PATTERN_FAMILIES,
+  ...ROUTING_FAMILIES,
+  ...MEDIA_FAMILIES,
+  ...SITE_FAMILIES,
+  ...LDAP_FAMILIES,
 ];
 
 export function cucmOperations(version: string): AxlOperation[] {
   return [
     ...CUCM_FAMILIES.flatMap(familyOperations),
+    ...ACTION_OPERATIONS,
     getCcmVersion(version),
     executeSqlQuery,
     executeSqlUpdate,

@@ -11,6 +11,23 @@ function asFault(err: unknown): never {
   throw err;
 }
 
+/**
+ * One `<row>`: a child per column, named in lowercase. A name selected twice (`d.pkid, n.pkid`) repeats its
+ * element, as the AXL schema's open `row` content allows; the repeats come together, in select order.
+ */
+function rowElement(columns: readonly string[], cells: readonly (string | null)[]): XmlOutObject {
+  // No prototype: an alias such as __proto__ stays an ordinary element name.
+  const row = Object.create(null) as XmlOutObject;
+  columns.forEach((c, i) => {
+    const value = cells[i] ?? null;
+    const existing = row[c];
+    if (existing === undefined) row[c] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else row[c] = [existing, value];
+  });
+  return row;
+}
+
 export const executeSqlQuery: AxlOperation = {
   name: 'executeSQLQuery',
   write: false,
@@ -19,11 +36,7 @@ export const executeSqlQuery: AxlOperation = {
     if (!sql) throw invalidRequest('executeSQLQuery needs a sql element');
     try {
       const result = runQuery(ctx.db, sql);
-      const rows = result.rows.map((cells) => {
-        const row: XmlOutObject = {};
-        result.columns.forEach((c, i) => (row[c] = cells[i] ?? null));
-        return row;
-      });
+      const rows = result.rows.map((cells) => rowElement(result.columns, cells));
       return { body: { return: rows.length > 0 ? { row: rows } : null }, rows: rows.length };
     } catch (err) {
       return asFault(err);

@@ -1,4 +1,5 @@
 import type { TableSchema } from '../../informix/database.ts';
+import { DIALPLAN_TABLES } from './schema-dialplan.ts';
 
 /**
  * The slice of the CUCM Informix data dictionary the lab simulates. Table and column names follow
@@ -139,10 +140,13 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       'fkenduser',
       'webaccess',
       'srtpallowed',
+      'fkcallmanagergroup',
     ],
     unique: [['name']],
     references: {
       fkdevicepool: { table: 'devicepool' },
+      // A route list's or hunt list's Unified CM group.
+      fkcallmanagergroup: { table: 'callmanagergroup' },
       fkcallingsearchspace: { table: 'callingsearchspace', onDelete: 'null' },
       fksecurityprofile: { table: 'securityprofile' },
       fkenduser: { table: 'enduser', onDelete: 'null' },
@@ -166,9 +170,21 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       'tkpatternusage',
       'authorizationrequired',
       'authorizationlevelrequired',
+      'blockenable',
+      'calledpartytransformationmask',
+      'callingpartytransformationmask',
+      'prefixdigitsout',
+      'patternurgency',
+      'fkcallmanager',
+      'fkcallingsearchspace_translation',
     ],
     unique: [['dnorpattern', 'fkroutepartition']],
-    references: { fkroutepartition: { table: 'routepartition' } },
+    references: {
+      fkroutepartition: { table: 'routepartition' },
+      // A call park number belongs to one node (fkcallmanager); a translation pattern has its own CSS.
+      fkcallmanager: { table: 'callmanager', onDelete: 'cascade' },
+      fkcallingsearchspace_translation: { table: 'callingsearchspace', onDelete: 'null' },
+    },
     // A route pattern's forced authorization code (FAC): required, and the level a code must have.
     defaults: {
       description: '',
@@ -176,6 +192,11 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       tkpatternusage: '2',
       authorizationrequired: 'f',
       authorizationlevelrequired: '0',
+      blockenable: 'f',
+      calledpartytransformationmask: '',
+      callingpartytransformationmask: '',
+      prefixdigitsout: '',
+      patternurgency: 'f',
     },
   },
   {
@@ -304,6 +325,7 @@ export const CUCM_TABLES: readonly TableSchema[] = [
     },
     defaults: { usermustchange: 'f', doesnotexpire: 'f', hackcount: '0' },
   },
+  ...DIALPLAN_TABLES,
 ];
 
 /** Credential kinds (typecredential): what a `credential` row holds. */

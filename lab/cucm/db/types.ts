@@ -58,10 +58,11 @@ export const SECURITY_MODES: Readonly<Record<string, string>> = {
 };
 export const INCOMING_TRANSPORTS: Readonly<Record<string, string>> = { '4': 'TCP+UDP', '3': 'TLS' };
 export const OUTGOING_TRANSPORTS: Readonly<Record<string, string>> = { '1': 'TCP', '2': 'UDP', '3': 'TLS' };
+/** typeparam, shown by the names of AXL's XParam enumeration (the numbers are the lab's). */
 export const PARAM_TYPES: Readonly<Record<string, string>> = {
-  '1': 'Boolean',
-  '2': 'Integer',
-  '3': 'String',
+  '1': 'boolean',
+  '2': 'long',
+  '3': 'string',
 };
 
 export function typeRows(values: Readonly<Record<string, string>>): { enum: string; name: string }[] {

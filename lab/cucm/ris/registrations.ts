@@ -45,7 +45,15 @@ export function loadFor(model: string): string {
  * UnRegistered record where it used to be), one phone unregistered, the SIP trunk on both nodes, and the
  * bulk phones registered with a stale duplicate every tenth device.
  */
-export function seedRegistrations(db: Database, extraPhones: number): Map<string, Registration[]> {
+export function seedRegistrations(
+  db: Database,
+  extraPhones: number,
+  nodes: { publisher: string; subscriber: string } = {
+    publisher: CUCM_PUBLISHER,
+    subscriber: CUCM_SUBSCRIBER,
+  },
+): Map<string, Registration[]> {
+  const { publisher, subscriber } = nodes;
   const now = Math.floor(Date.now() / 1000);
   const map = new Map<string, Registration[]>();
   const put = (name: string, r: Registration): void => {
@@ -56,7 +64,7 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
   const [p1, p2, p3, p4] = DEMO_PHONES;
   if (p1 && p2 && p3 && p4) {
     put(p1.name, {
-      node: CUCM_SUBSCRIBER,
+      node: subscriber,
       status: 'Registered',
       statusReason: 0,
       ip: '10.10.30.11',
@@ -65,7 +73,7 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
       loginUserId: 'jsmith',
     });
     put(p1.name, {
-      node: CUCM_PUBLISHER,
+      node: publisher,
       status: 'UnRegistered',
       statusReason: 9,
       ip: '10.10.30.11',
@@ -73,7 +81,7 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
       activeLoad: loadFor(p1.model),
     });
     put(p2.name, {
-      node: CUCM_SUBSCRIBER,
+      node: subscriber,
       status: 'Registered',
       statusReason: 0,
       ip: '10.10.30.12',
@@ -82,7 +90,7 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
       loginUserId: 'jsmith',
     });
     put(p3.name, {
-      node: CUCM_PUBLISHER,
+      node: publisher,
       status: 'Registered',
       statusReason: 0,
       ip: '10.10.30.13',
@@ -91,7 +99,7 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
       loginUserId: 'mlee',
     });
     put(p4.name, {
-      node: CUCM_SUBSCRIBER,
+      node: subscriber,
       status: 'UnRegistered',
       statusReason: 6,
       ip: '10.10.30.14',
@@ -101,7 +109,7 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
   }
   const trunk = db.table('device').findBy('name', 'SIP_TO_SBC');
   if (trunk) {
-    for (const node of [CUCM_PUBLISHER, CUCM_SUBSCRIBER]) {
+    for (const node of [publisher, subscriber]) {
       put('SIP_TO_SBC', {
         node,
         status: 'Registered',
@@ -114,8 +122,8 @@ export function seedRegistrations(db: Database, extraPhones: number): Map<string
   }
   for (let i = 1; i <= extraPhones; i++) {
     const model = i % 2 === 0 ? 'Cisco 7841' : 'Cisco 8865';
-    const home = i % 2 === 0 ? CUCM_PUBLISHER : CUCM_SUBSCRIBER;
-    const other = home === CUCM_PUBLISHER ? CUCM_SUBSCRIBER : CUCM_PUBLISHER;
+    const home = i % 2 === 0 ? publisher : subscriber;
+    const other = home === publisher ? subscriber : publisher;
     const ip = `10.${20 + Math.floor(i / 65_025)}.${Math.floor(i / 255) % 255}.${(i % 255) + 1}`;
     const registered = i % 50 !== 0;
     put(extraPhoneName(i), {

@@ -55,7 +55,7 @@ function risClass(device: Readonly<Row>): string {
   return 'Unknown';
 }
 
-function linesOf(db: Database, device: Readonly<Row>): string[] {
+export function linesOf(db: Database, device: Readonly<Row>): string[] {
   return [...db.table('devicenumplanmap').lookup('fkdevice', device.pkid)]
     .sort((a, b) => Number(a.numplanindex) - Number(b.numplanindex))
     .map((m) => db.table('numplan').byPkid(m.fknumplan)?.dnorpattern ?? '');

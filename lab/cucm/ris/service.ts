@@ -18,6 +18,7 @@ import { authenticateAppUser } from '../db/credentials.ts';
 import { ENTERPRISE_NODE } from '../db/schema.ts';
 import { RIS_RATE_PARAMETER } from '../topology.ts';
 import type { RisState } from './registrations.ts';
+import { matchingCtiItems, readCtiCriteria } from './cti.ts';
 import { cmDevice, matchingEntries, readCriteria } from './select.ts';
 import type { NodeProgress } from './state-info.ts';
 import { readStateInfo, writeStateInfo } from './state-info.ts';
@@ -85,7 +86,11 @@ export function risEndpoint(o: RisOptions): (req: IncomingMessage, res: ServerRe
     try {
       const soap = readSoapRequest(await readBody(req, 1024 * 1024));
       operation = soap.operation;
-      if (operation !== 'selectCmDevice' && operation !== 'selectCmDeviceExt') {
+      if (
+        operation !== 'selectCmDevice' &&
+        operation !== 'selectCmDeviceExt' &&
+        operation !== 'selectCtiItem'
+      ) {
         fault(500, operation, 'soapenv:Client', `No such operation '${operation}'`);
         return;
       }
@@ -99,7 +104,7 @@ export function risEndpoint(o: RisOptions): (req: IncomingMessage, res: ServerRe
         );
         return;
       }
-      const xml = answer(o, soap.body);
+      const xml = operation === 'selectCtiItem' ? ctiAnswer(o, soap.body) : answer(o, soap.body);
       record(200, operation, creds.user);
       send(res, 200, 'text/xml;charset=utf-8', xml);
     } catch (err) {
@@ -142,6 +147,40 @@ function answer(o: RisOptions, body: Parameters<typeof readCriteria>[0]): string
       ? { selectCmDeviceReturn: { SelectCmDeviceResult: result, StateInfo: stateInfo } }
       : { SelectCmDeviceResult: result, StateInfo: stateInfo };
   const response = toXml('ns1:selectCmDeviceResponse', {
+    '@xmlns:ns1': RIS_NAMESPACE,
+    ...(qualify(content, 'ns1') as XmlOutObject),
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_ENV}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>${response}</soapenv:Body></soapenv:Envelope>`;
+}
+
+/** selectCtiItem: CtiNodes with their CtiItems, paged with StateInfo like selectCmDevice. */
+function ctiAnswer(o: RisOptions, body: Parameters<typeof readCriteria>[0]): string {
+  const criteria = readCtiCriteria(body, o.maxDevicesPerAnswer);
+  const offsets = readStateInfo(childText(body, 'StateInfo'));
+  let room = criteria.max;
+  let total = 0;
+  const nodes: XmlOutObject[] = [];
+  const progress: NodeProgress[] = [];
+  for (const [node, items] of matchingCtiItems(o.db, o.ris, criteria)) {
+    const start = Math.min(offsets.get(node.toLowerCase()) ?? 0, items.length);
+    const page = items.slice(start, start + room);
+    room -= page.length;
+    total += page.length;
+    progress.push({ node, next: start + page.length, found: items.length, returned: start + page.length });
+    nodes.push({
+      ReturnCode: page.length > 0 ? 'Ok' : 'NotFound',
+      Name: node,
+      NoChange: false,
+      CtiItems: page.length > 0 ? { item: page } : null,
+    });
+  }
+  const result = { TotalItemsFound: total, CtiNodes: { item: nodes } };
+  const stateInfo = writeStateInfo(o.ris.startedAt, progress);
+  const content =
+    o.shape === 'cucm15'
+      ? { selectCtiItemReturn: { SelectCtiItemResult: result, StateInfo: stateInfo } }
+      : { SelectCtiItemResult: result, StateInfo: stateInfo };
+  const response = toXml('ns1:selectCtiItemResponse', {
     '@xmlns:ns1': RIS_NAMESPACE,
     ...(qualify(content, 'ns1') as XmlOutObject),
   });

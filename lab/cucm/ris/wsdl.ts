@@ -1,6 +1,7 @@
 /**
  * The lab's own RisPort70 WSDL, written for the project from the operations it simulates (selectCmDevice,
- * selectCmDeviceExt). Element names are the public API's; the document is generated from the tables below.
+ * selectCmDeviceExt, selectCtiItem). Element names are the public API's; the document is generated from the
+ * tables below.
  */
 type Field = [name: string, type: string, repeated?: boolean];
 
@@ -90,6 +91,62 @@ const TYPES: Record<string, Field[]> = {
     ['SelectCmDeviceResult', `${T}SelectCmDeviceResult`],
     ['StateInfo', S],
   ],
+  CtiSelectionCriteria: [
+    ['MaxReturnedItems', U],
+    ['CtiMgrClass', S],
+    ['Status', S],
+    ['NodeName', S],
+    ['SelectAppBy', S],
+    ['AppItems', `${T}ArrayOfSelectAppItem`],
+    ['DevNames', `${T}ArrayOfSelectDevName`],
+    ['DirNumbers', `${T}ArrayOfSelectDirNumber`],
+  ],
+  SelectAppItem: [['AppItem', S]],
+  ArrayOfSelectAppItem: [['item', `${T}SelectAppItem`, true]],
+  SelectDevName: [['DevName', S]],
+  ArrayOfSelectDevName: [['item', `${T}SelectDevName`, true]],
+  SelectDirNumber: [['DirNumber', S]],
+  ArrayOfSelectDirNumber: [['item', `${T}SelectDirNumber`, true]],
+  selectCtiItemReturn: [
+    ['SelectCtiItemResult', `${T}SelectCtiItemResult`],
+    ['StateInfo', S],
+  ],
+  SelectCtiItemResult: [
+    ['TotalItemsFound', U],
+    ['CtiNodes', `${T}ArrayOfCtiNode`],
+  ],
+  ArrayOfCtiNode: [['item', `${T}CtiNode`, true]],
+  CtiNode: [
+    ['ReturnCode', S],
+    ['Name', S],
+    ['NoChange', B],
+    ['CtiItems', `${T}ArrayOfCtiItem`],
+  ],
+  ArrayOfCtiItem: [['item', `${T}CtiItem`, true]],
+  CtiItem: [
+    ['AppId', S],
+    ['UserId', S],
+    ['AppIpAddr', S],
+    ['AppIpv6Addr', S],
+    ['AppStatus', S],
+    ['AppStatusReason', U],
+    ['AppTimeStamp', U],
+    ['CtiDevice', `${T}CtiDevice`],
+    ['CtiLine', `${T}CtiLine`],
+  ],
+  CtiDevice: [
+    ['AppControlsMedia', B],
+    ['DeviceName', S],
+    ['DeviceStatus', S],
+    ['DeviceStatusReason', U],
+    ['DeviceTimeStamp', U],
+  ],
+  CtiLine: [
+    ['DirNumber', S],
+    ['LineStatus', S],
+    ['LineStatusReason', U],
+    ['LineTimeStamp', U],
+  ],
 };
 
 function sequence(fields: Field[], indent: string): string {
@@ -123,22 +180,40 @@ export function risWsdl(location: string, shape: 'cucm15' | 'legacy'): string {
         ];
   const element = (name: string, fields: Field[]): string =>
     `      <xsd:element name="${name}">\n        <xsd:complexType>\n          <xsd:sequence>\n${sequence(fields, '            ')}\n          </xsd:sequence>\n        </xsd:complexType>\n      </xsd:element>`;
+  const ctiResponse: Field[] =
+    shape === 'cucm15'
+      ? [['selectCtiItemReturn', `${T}selectCtiItemReturn`]]
+      : [
+          ['SelectCtiItemResult', `${T}SelectCtiItemResult`],
+          ['StateInfo', S],
+        ];
   const elements = [
     ...OPERATIONS.map((op) => element(op, request)),
     element('selectCmDeviceResponse', response),
+    element('selectCtiItem', [
+      ['StateInfo', S],
+      ['CtiSelectionCriteria', `${T}CtiSelectionCriteria`],
+    ]),
+    element('selectCtiItemResponse', ctiResponse),
   ].join('\n');
-  const messages = OPERATIONS.map(
-    (op) =>
-      `  <wsdl:message name="${op}Request">\n    <wsdl:part name="parameters" element="tns:${op}"/>\n  </wsdl:message>`,
-  ).join('\n');
-  const portOps = OPERATIONS.map(
-    (op) =>
-      `    <wsdl:operation name="${op}">\n      <wsdl:input message="tns:${op}Request"/>\n      <wsdl:output message="tns:selectCmDeviceResponse"/>\n    </wsdl:operation>`,
-  ).join('\n');
-  const bindingOps = OPERATIONS.map(
-    (op) =>
-      `    <wsdl:operation name="${op}">\n      <soap:operation soapAction="${op}"/>\n      <wsdl:input><soap:body use="literal"/></wsdl:input>\n      <wsdl:output><soap:body use="literal"/></wsdl:output>\n    </wsdl:operation>`,
-  ).join('\n');
+  const messages = [...OPERATIONS, 'selectCtiItem']
+    .map(
+      (op) =>
+        `  <wsdl:message name="${op}Request">\n    <wsdl:part name="parameters" element="tns:${op}"/>\n  </wsdl:message>`,
+    )
+    .join('\n');
+  const portOps = [...OPERATIONS, 'selectCtiItem']
+    .map((op) => {
+      const output = op === 'selectCtiItem' ? 'selectCtiItemResponse' : 'selectCmDeviceResponse';
+      return `    <wsdl:operation name="${op}">\n      <wsdl:input message="tns:${op}Request"/>\n      <wsdl:output message="tns:${output}"/>\n    </wsdl:operation>`;
+    })
+    .join('\n');
+  const bindingOps = [...OPERATIONS, 'selectCtiItem']
+    .map(
+      (op) =>
+        `    <wsdl:operation name="${op}">\n      <soap:operation soapAction="${op}"/>\n      <wsdl:input><soap:body use="literal"/></wsdl:input>\n      <wsdl:output><soap:body use="literal"/></wsdl:output>\n    </wsdl:operation>`,
+    )
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!-- RisPort70 subset simulated by the uc-mcp-server lab; written for the project. -->
 <wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:tns="http://schemas.cisco.com/ast/soap" targetNamespace="http://schemas.cisco.com/ast/soap">
@@ -151,6 +226,9 @@ ${complexTypes}
 ${messages}
   <wsdl:message name="selectCmDeviceResponse">
     <wsdl:part name="parameters" element="tns:selectCmDeviceResponse"/>
+  </wsdl:message>
+  <wsdl:message name="selectCtiItemResponse">
+    <wsdl:part name="parameters" element="tns:selectCtiItemResponse"/>
   </wsdl:message>
   <wsdl:portType name="RisPortType">
 ${portOps}

@@ -1,6 +1,7 @@
 import type { Family, FieldSpec, Shape } from '../axl/family.ts';
-import { fieldColumn } from '../axl/family.ts';
+import { fieldColumn, orderRank, servedIn } from '../axl/family.ts';
 import { PRESENCE_SPECS, presenceRedundancyGroupFamily } from '../../imp/presence-ops.ts';
+import { ACTION_SPECS } from '../axl/actions.ts';
 import { CUCM_FAMILIES } from '../axl/operations.ts';
 import type { El } from './xsd.ts';
 import { el } from './xsd.ts';
@@ -62,11 +63,11 @@ function shapeEl(shape: Shape, optional: boolean): El {
 function fieldEls(
   model: SchemaModel,
   family: Family,
-  options: { allOptional: boolean; skip?: Set<string> },
+  options: { allOptional: boolean; skip?: Set<string>; op: 'add' | 'update' | 'get' | 'list' },
 ): El[] {
   const out: El[] = [];
   for (const field of family.fields) {
-    if (options.skip?.has(field.axl)) continue;
+    if (options.skip?.has(field.axl) || !servedIn(field, options.op)) continue;
     const parts = field.axl.split('/');
     const optional = options.allOptional || !family.required.includes(field.axl);
     let list = out;
@@ -85,8 +86,12 @@ function fieldEls(
       nillable: fieldColumn(field) !== undefined && optional,
     });
   }
-  for (const nested of family.nested ?? []) out.push(shapeEl(nested.shape, true));
-  return out;
+  for (const nested of family.nested ?? [])
+    if (servedIn(nested, options.op)) out.push(shapeEl(nested.shape, true));
+  return out
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => orderRank(family, a.e.name) - orderRank(family, b.e.name) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 function keyChoice(model: SchemaModel, family: Family): El[][] {
@@ -99,15 +104,15 @@ function keyChoice(model: SchemaModel, family: Family): El[][] {
 
 function familySpecs(model: SchemaModel, f: Family): OperationSpec[] {
   const tag = f.tag;
-  model.types.push({ name: `X${f.name}`, children: fieldEls(model, f, { allOptional: false }) });
+  model.types.push({ name: `X${f.name}`, children: fieldEls(model, f, { allOptional: false, op: 'add' }) });
   model.types.push({
     name: `R${f.name}`,
-    children: fieldEls(model, f, { allOptional: true }),
+    children: fieldEls(model, f, { allOptional: true, op: 'get' }),
     attributes: ['uuid'],
   });
   model.types.push({
     name: `L${f.name}`,
-    children: fieldEls(model, f, { allOptional: true }),
+    children: fieldEls(model, f, { allOptional: true, op: 'list' }),
     attributes: ['uuid'],
   });
   const standard: El[] = [el('return', 'xsd:string', false)];
@@ -119,15 +124,17 @@ function familySpecs(model: SchemaModel, f: Family): OperationSpec[] {
       request: { children: [{ name: tag, type: `axlapi:X${f.name}` }] },
       response: standard,
     });
+  // A singleton (the LDAP system settings) is named by nothing: no key choice, no returnedTags.
+  const keys = f.singleton ? {} : { choice: keyChoice(model, f) };
   if (ops.has('update')) {
     const rename = f.rename ? [el(f.rename.element)] : [];
-    const rest = fieldEls(model, f, { allOptional: true, skip: new Set(f.keys) }).map((e) => ({
+    const rest = fieldEls(model, f, { allOptional: true, skip: new Set(f.keys), op: 'update' }).map((e) => ({
       ...e,
       optional: true,
     }));
     specs.push({
       name: `update${f.name}`,
-      request: { choice: keyChoice(model, f), children: [...rename, ...rest] },
+      request: { ...keys, children: [...rename, ...rest] },
       response: standard,
     });
   }
@@ -135,11 +142,15 @@ function familySpecs(model: SchemaModel, f: Family): OperationSpec[] {
     specs.push({
       name: `get${f.name}`,
       request: {
-        choice: keyChoice(model, f),
-        children: [{ name: 'returnedTags', type: `axlapi:R${f.name}`, optional: true }],
+        ...keys,
+        children: f.singleton ? [] : [{ name: 'returnedTags', type: `axlapi:R${f.name}`, optional: true }],
       },
       response: [{ name: 'return', children: [{ name: tag, type: `axlapi:R${f.name}` }] }],
     });
+  }
+  for (const action of ['apply', 'reset', 'restart'] as const) {
+    if (ops.has(action))
+      specs.push({ name: `${action}${f.name}`, request: { ...keys, children: [] }, response: standard });
   }
   if (ops.has('remove'))
     specs.push({
@@ -200,7 +211,7 @@ export function specialOperations(): OperationSpec[] {
 /** The whole simulated AXL surface: CUCM families, the presence operations IM&P answers, and the rest. */
 export function buildSchemaModel(
   families: readonly Family[] = [...CUCM_FAMILIES, presenceRedundancyGroupFamily],
-  extra: OperationSpec[] = [...specialOperations(), ...PRESENCE_SPECS],
+  extra: OperationSpec[] = [...specialOperations(), ...ACTION_SPECS, ...PRESENCE_SPECS],
 ): SchemaModel {
   const model: SchemaModel = { operations: [], types: [], enums: new Map() };
   for (const f of families) model.operations.push(...familySpecs(model, f));

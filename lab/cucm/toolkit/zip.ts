@@ -27,12 +27,32 @@ async function schemaFiles(schemaDir: string | undefined): Promise<ToolkitSchema
   return { 'AXLAPI.wsdl': wsdl as string, 'AXLSoap.xsd': soap as string, 'AXLEnums.xsd': enums as string };
 }
 
-/** Builds `axlsqltoolkit.zip`: `schema/15.0/` and `schema/current/` with the three files, plus the sample. */
-export async function buildToolkitZip(schemaDir?: string): Promise<Buffer> {
-  const files = await schemaFiles(schemaDir);
+/**
+ * The generated schema relabelled for an older node (a 14.0 node's toolkit): its namespace, version
+ * attribute and SOAPActions name that version. The real schema folder is a 15.0 one and is not used there.
+ */
+function relabelled(files: ToolkitSchema, version: string): ToolkitSchema {
+  const swap = (text: string): string =>
+    text
+      .replaceAll(`/AXL/API/${AXL_VERSION}`, `/AXL/API/${version}`)
+      .replaceAll(`ver=${AXL_VERSION} `, `ver=${version} `)
+      .replaceAll(`version="${AXL_VERSION}"`, `version="${version}"`);
+  return {
+    'AXLAPI.wsdl': swap(files['AXLAPI.wsdl']),
+    'AXLSoap.xsd': swap(files['AXLSoap.xsd']),
+    'AXLEnums.xsd': swap(files['AXLEnums.xsd']),
+  };
+}
+
+/** Builds `axlsqltoolkit.zip`: `schema/<version>/` and `schema/current/` with the three files, plus the sample. */
+export async function buildToolkitZip(schemaDir?: string, version: string = AXL_VERSION): Promise<Buffer> {
+  const files =
+    version === AXL_VERSION
+      ? await schemaFiles(schemaDir)
+      : relabelled(await schemaFiles(undefined), version);
   const zip = new yazl.ZipFile();
   const mtime = new Date('2025-01-01T00:00:00Z');
-  for (const folder of [AXL_VERSION, 'current']) {
+  for (const folder of [version, 'current']) {
     for (const name of SCHEMA_FILES)
       zip.addBuffer(Buffer.from(files[name], 'utf8'), `schema/${folder}/${name}`, { mtime });
   }

@@ -65,14 +65,14 @@ function certDetails(ctx: CommandContext, name: string): string[] | undefined {
   const cert = ctx.facts.certs.find(([n]) => n.toLowerCase() === name.toLowerCase());
   if (!cert) return undefined;
   const isTomcat = cert[0] === 'tomcat/tomcat.pem';
-  const from = new Date(ctx.now.getTime() - 400 * 86_400_000);
+  const from = (isTomcat ? ctx.tomcatNotBefore : undefined) ?? new Date(ctx.now.getTime() - 400 * 86_400_000);
   const to = isTomcat ? ctx.tomcatNotAfter : new Date(ctx.now.getTime() + 1425 * 86_400_000);
   const subject = `L=RTP, ST=NC, CN=${ctx.facts.hostname}.${ctx.facts.domain}, OU=UC Lab, O=Lab, C=US`;
   const selfSigned = cert[1].startsWith('Self-signed');
   return [
     '[',
     '  Version: V3',
-    `  Serial Number: ${randomBytes(16).toString('hex')}`,
+    `  Serial Number: ${(isTomcat ? ctx.tomcatSerial : undefined) ?? randomBytes(16).toString('hex')}`,
     '  SignatureAlgorithm: SHA256withRSA (1.2.840.113549.1.1.11)',
     `  Issuer Name: ${selfSigned ? subject : 'CN=UC MCP Lab CA, O=uc-mcp-server lab'}`,
     `  Validity From: ${vosDate(from)}`,
@@ -105,6 +105,31 @@ export const SHOW_COMMANDS: CliCommand[] = [
   {
     words: ['show', 'cert', 'list', 'own'],
     run: (ctx) => ({ lines: ctx.facts.certs.map(([n, d]) => `${n}: ${d}`) }),
+  },
+  {
+    // The trust stores hold the cluster's own certificates (each node's tomcat and, on CUCM, CallManager
+    // leaf) and the CAs uploaded; names as `<unit>-trust/<file>.pem: <description>`.
+    words: ['show', 'cert', 'list', 'trust'],
+    run: (ctx) => ({
+      lines: [
+        ...ctx.facts
+          .cluster()
+          .flatMap((n) => [
+            `tomcat-trust/${n.name}.pem: Trust Certificate`,
+            ...(n.product === 'callmanager' ? [`CallManager-trust/${n.name}.pem: Trust Certificate`] : []),
+          ]),
+        ...(ctx.facts.certs.some(([, d]) => d.startsWith('Certificate Signed by'))
+          ? ['tomcat-trust/UC_MCP_Lab_CA.pem: Signed Certificate']
+          : []),
+        ...(ctx.facts.product === 'cucm'
+          ? [
+              'CallManager-trust/Cisco_Manufacturing_CA_SHA2.pem: Trust Certificate',
+              'CallManager-trust/Cisco_Root_CA_M2.pem: Trust Certificate',
+              'CAPF-trust/Cisco_Manufacturing_CA_SHA2.pem: Trust Certificate',
+            ]
+          : []),
+      ],
+    }),
   },
   {
     words: ['show', 'cert', 'own'],

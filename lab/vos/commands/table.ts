@@ -1,6 +1,10 @@
 import { CUC_COMMANDS } from '../../cuc/cli.ts';
 import type { VosProduct } from '../state.ts';
+import { DRS_COMMANDS } from './drs.ts';
 import { FILE_COMMANDS } from './file.ts';
+import { PERF_COMMANDS } from './perf.ts';
+import { PLATFORM_COMMANDS } from './platform.ts';
+import { RISDB_COMMANDS } from './risdb.ts';
 import { SETTING_COMMANDS } from './settings.ts';
 import { SHOW_COMMANDS } from './show.ts';
 import type { CliCommand } from './types.ts';
@@ -12,6 +16,10 @@ export const COMMANDS: readonly CliCommand[] = [
   ...UTILS_COMMANDS,
   ...SETTING_COMMANDS,
   ...FILE_COMMANDS,
+  ...PLATFORM_COMMANDS,
+  ...PERF_COMMANDS,
+  ...DRS_COMMANDS,
+  ...RISDB_COMMANDS,
   ...CUC_COMMANDS,
 ];
 

@@ -13,6 +13,11 @@ export interface CommandContext {
   now: Date;
   /** When the tomcat certificate expires (the one the node really serves). */
   tomcatNotAfter: Date;
+  /** When it began to be valid, and its serial (hex): the served certificate's. */
+  tomcatNotBefore?: Date;
+  tomcatSerial?: string;
+  /** This session's automatic pagination (`show cli pagination`); the shell fills it in. */
+  pagination?: boolean;
 }
 
 /** A question the shell asks before acting; the answer picks the output. */
@@ -31,6 +36,8 @@ export interface CommandOutput {
   pagination?: boolean;
   /** The shell ends after this output (quit, a restart). */
   close?: boolean;
+  /** Shown through the `options:` pager (`file view`, the `page` option), whatever the pagination. */
+  paged?: boolean;
 }
 
 export interface CliCommand {

@@ -11,7 +11,7 @@ function serviceList(ctx: CommandContext): string[] {
 }
 
 function replication(ctx: CommandContext): string[] {
-  const servers = ctx.facts.replicationServers;
+  const servers = ctx.facts.replicationServers();
   const stamp = new Date(ctx.now.getTime() - 12 * 86_400_000)
     .toISOString()
     .slice(0, 16)

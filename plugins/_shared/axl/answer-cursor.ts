@@ -1,8 +1,11 @@
 // Cursors that continue an AXL answer too large for an agent's context. A list or SQL answer continues
-// by re-reading from a row offset (the cursor names the call it belongs to); any other answer is kept
-// for a while in memory, for the caller only, and read on from a byte offset. Nothing is ever dropped
-// silently: an answer is either whole or carries a cursor.
-import { createHash, randomBytes } from 'node:crypto';
+// from where it stopped: after the last key (SQL paged by pkid) or from a row offset checked against
+// fingerprints of the last rows returned, so a change between pages is found rather than skipped over
+// (paging.ts). Any other answer is kept for a while in memory, for the caller only, and read on from a
+// byte offset. Nothing is ever dropped silently: an answer is either whole or carries a cursor.
+// Cursors are signed with a key of this process: one edited by hand, or issued before a restart or by
+// an older version (bare offsets, which could not see a change), is refused with a clear message.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BadRequestError, NotFoundError } from '../../../kernel/sdk/index.ts';
 
 interface RowCursor {
@@ -10,6 +13,10 @@ interface RowCursor {
   /** Hash of client, host, operation and arguments: a cursor cannot continue another call. */
   c: string;
   skip: number;
+  /** Fingerprints of the last rows returned, oldest first (offset paging). */
+  t?: string[];
+  /** The last key returned (keyset paging). */
+  a?: string;
 }
 
 interface TextCursor {
@@ -18,7 +25,17 @@ interface TextCursor {
   offset: number;
 }
 
-export type AnswerCursor = RowCursor | TextCursor;
+/** A numbered page of a list that pages by number (CUPI): the next page and the row the last one ended with. */
+interface PageCursor {
+  k: 'page';
+  c: string;
+  /** The next page number. */
+  p: number;
+  /** Identity (ObjectId) of the last row returned. */
+  l: string;
+}
+
+export type AnswerCursor = RowCursor | TextCursor | PageCursor;
 
 export function callFingerprint(client: string, host: string, operation: string, args: unknown): string {
   return createHash('sha256')
@@ -27,23 +44,65 @@ export function callFingerprint(client: string, host: string, operation: string,
     .slice(0, 22);
 }
 
-export function encodeCursor(c: AnswerCursor): string {
-  return Buffer.from(JSON.stringify(c)).toString('base64url');
+const KEY = randomBytes(32);
+const VERSION = 2;
+
+function mac(body: string): string {
+  return createHmac('sha256', KEY).update(body).digest('base64url').slice(0, 22);
 }
 
+export function encodeCursor(c: AnswerCursor): string {
+  const body = Buffer.from(JSON.stringify({ v: VERSION, ...c })).toString('base64url');
+  return `${body}.${mac(body)}`;
+}
+
+const NOT_OURS =
+  'cursor is not one this server issued (or the server restarted since); repeat the call without cursor';
+
 export function decodeCursor(text: string): AnswerCursor {
+  const [body = '', sig = '', ...extra] = text.split('.');
   let v: unknown;
   try {
-    v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
-    throw new BadRequestError('cursor is not one this server issued');
+    throw new BadRequestError(NOT_OURS);
   }
-  const o = (v ?? {}) as { k?: unknown; c?: unknown; skip?: unknown; id?: unknown; offset?: unknown };
+  const o = (v ?? {}) as {
+    v?: unknown;
+    k?: unknown;
+    c?: unknown;
+    skip?: unknown;
+    t?: unknown;
+    a?: unknown;
+    id?: unknown;
+    offset?: unknown;
+    p?: unknown;
+    l?: unknown;
+  };
+  if (sig === '' && o.v === undefined && (o.k === 'rows' || o.k === 'text'))
+    throw new BadRequestError(
+      'this cursor comes from an earlier version of the server, whose bare row offsets could skip rows when the data changed between pages; repeat the call without cursor',
+    );
+  const want = Buffer.from(mac(body));
+  const got = Buffer.from(sig);
+  if (extra.length > 0 || got.length !== want.length || !timingSafeEqual(got, want) || o.v !== VERSION)
+    throw new BadRequestError(NOT_OURS);
   const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-  if (o.k === 'rows' && typeof o.c === 'string' && count(o.skip)) return { k: 'rows', c: o.c, skip: o.skip };
+  const tail = (t: unknown): t is string[] =>
+    Array.isArray(t) && t.length <= 64 && t.every((x) => typeof x === 'string');
+  if (o.k === 'rows' && typeof o.c === 'string' && count(o.skip))
+    return {
+      k: 'rows',
+      c: o.c,
+      skip: o.skip,
+      ...(tail(o.t) ? { t: o.t } : {}),
+      ...(typeof o.a === 'string' ? { a: o.a } : {}),
+    };
   if (o.k === 'text' && typeof o.id === 'string' && count(o.offset))
     return { k: 'text', id: o.id, offset: o.offset };
-  throw new BadRequestError('cursor is not one this server issued');
+  if (o.k === 'page' && typeof o.c === 'string' && count(o.p) && typeof o.l === 'string')
+    return { k: 'page', c: o.c, p: o.p, l: o.l };
+  throw new BadRequestError(NOT_OURS);
 }
 
 interface Held {

@@ -4,7 +4,6 @@ import type { Agent } from 'node:https';
 import { XMLParser } from 'fast-xml-parser';
 import { AXLError, BadRequestError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchemaCache } from './schema-cache.ts';
-import { compareVersions } from './schema-cache.ts';
 import type { AxlSchema, Json } from './schema.ts';
 import type { HttpAnswer, NodeEndpoint, RetryPolicy } from './transport.ts';
 import {
@@ -17,6 +16,7 @@ import {
   withNetworkRetry,
 } from './transport.ts';
 import { hasDtd, sizeLabel } from './untrusted-xml.ts';
+import { parseSupportedVersions, versionsToTry } from './version-list.ts';
 import { assertCarriable } from '../node/wire-text.ts';
 
 /** An AXL fault, with the node's own code and message kept apart for callers that branch on them. */
@@ -248,10 +248,16 @@ export interface NegotiatedVersion {
   supported: string[];
 }
 
+export { parseSupportedVersions } from './version-list.ts';
+
+/** A node that keeps answering 599 is not asked forever. */
+const MAX_VERSION_TRIES = 4;
+
 /**
  * Finds the AXL version to talk to a node: tries the newest cached schema with a schema-free
- * getCCMVersion; on HTTP 599 reads the node's list and picks the newest version it serves that the
- * cache has, or says which version to download.
+ * getCCMVersion; on HTTP 599 reads the node's list (any wording, `12.x` included) and retries with the
+ * newest cached version it covers, not above the one tried, until one is accepted; or says which
+ * version to download.
  */
 export async function negotiateVersion(
   node: NodeEndpoint & { timeoutMs?: number; retry?: RetryPolicy; signal?: AbortSignal },
@@ -282,41 +288,50 @@ export async function negotiateVersion(
           }),
         { busy: busyAnswer, ...(node.signal ? { signal: node.signal } : {}) },
       ).catch(tooLarge(node, PROBE_MAX_BYTES, 'getCCMVersion'));
-    const answer = await probe(first);
-    if (answer.status === 401 || answer.status === 403) {
-      throw new AXLError(`authentication to AXL on ${node.host} failed (HTTP ${answer.status})`);
-    }
-    if (throttled(answer)) {
-      const after = retryAfterMs(answer);
-      throw new AXLError(
-        `${node.host} is too busy to answer AXL (HTTP ${answer.status}) after retries; ${after === null ? 'retry later' : `it asks to retry in ${Math.ceil(after / 1000)} s`}`,
-      );
-    }
-    if (answer.status !== 599) {
-      if (!cached.includes(first)) {
-        throw new BadRequestError(
-          `${node.host} serves AXL ${first} but no schema is cached; run ${cache.downloadTool}`,
+    let tried = first;
+    let supported: string[] = [];
+    const refused: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const answer = await probe(tried);
+      if (answer.status === 401 || answer.status === 403) {
+        throw new AXLError(`authentication to AXL on ${node.host} failed (HTTP ${answer.status})`);
+      }
+      if (throttled(answer)) {
+        const after = retryAfterMs(answer);
+        throw new AXLError(
+          `${node.host} is too busy to answer AXL (HTTP ${answer.status}) after retries; ${after === null ? 'retry later' : `it asks to retry in ${Math.ceil(after / 1000)} s`}`,
         );
       }
-      return { version: first, supported: [] };
+      if (answer.status !== 599) {
+        if (!cached.includes(tried)) {
+          throw new BadRequestError(
+            `${node.host} serves AXL ${tried} but no schema is cached; run ${cache.downloadTool}`,
+          );
+        }
+        return { version: tried, supported };
+      }
+      refused.push(tried);
+      const listed = parseSupportedVersions(answer.body.toString('utf8'));
+      if (listed.length > 0) supported = listed;
+      if (supported.length === 0) {
+        throw new AXLError(
+          `${node.host} refused AXL ${tried} (HTTP 599) without a list of versions this server could read: ${htmlText(answer.body.toString('utf8')).slice(0, 200)}`,
+        );
+      }
+      const next = versionsToTry(supported, cached, first).find((v) => !refused.includes(v));
+      if (!next) {
+        throw new BadRequestError(
+          `${node.host} serves AXL ${supported.join(', ')}, none of which is cached (cached: ${cached.join(', ') || 'none'}); run ${cache.downloadTool}`,
+        );
+      }
+      if (attempt >= MAX_VERSION_TRIES) {
+        throw new AXLError(
+          `${node.host} refused AXL ${refused.join(', ')} (HTTP 599) though it lists ${supported.join(', ')}`,
+        );
+      }
+      tried = next;
     }
-    const supported = parseSupportedVersions(answer.body.toString('utf8'));
-    const usable = supported.filter((v) => cached.includes(v)).sort(compareVersions);
-    const best = usable.at(-1);
-    if (!best) {
-      throw new BadRequestError(
-        `${node.host} serves AXL ${supported.join(', ') || '(unknown)'}, none of which is cached (cached: ${cached.join(', ') || 'none'}); run ${cache.downloadTool}`,
-      );
-    }
-    return { version: best, supported };
   } finally {
     agent.destroy();
   }
-}
-
-/** `Incorrect axl version. Supported axl versions are 12.0, 12.5, 14.0 and 15.0` → the versions. */
-export function parseSupportedVersions(body: string): string[] {
-  const m = /Supported axl versions are ([^<]*)/i.exec(body);
-  if (!m?.[1]) return [];
-  return [...m[1].matchAll(/\d+\.(\d+|x)/g)].map((x) => x[0]).sort(compareVersions);
 }

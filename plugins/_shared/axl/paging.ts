@@ -1,20 +1,16 @@
-// Paged reads that stay within an agent's context: list operations by skip/first, executeSQLQuery by
-// Informix SKIP/FIRST when the node says the answer is too large, and a byte budget that cuts an answer
-// with a cursor to the rest instead of truncating it silently.
+// Paged reads that stay within an agent's context: list operations by skip/first, executeSQLQuery in
+// keyset chunks by pkid (or SKIP/FIRST when the statement cannot be rewritten) when the node says the
+// answer is too large, and a byte budget that cuts an answer with a cursor to the rest instead of
+// truncating it silently. Offset pages are checked against the rows the previous page ended with
+// (shift-guard.ts): a change between pages is followed, or reported as incomplete, never skipped over.
 import { BadRequestError } from '../../../kernel/sdk/index.ts';
 import type { AxlClient } from './axl-client.ts';
 import { AxlFaultError } from './axl-client.ts';
+import { keysetPlan, SAFE_KEY, type KeysetPlan } from './keyset-sql.ts';
 import type { Json } from './schema.ts';
+import { advance, cursorAfter, readAfter, type Cursor, type FetchRows, type Page } from './shift-guard.ts';
 
-/** Where the next page starts; absent when the answer is complete. */
-export interface Cursor {
-  skip: number;
-}
-
-export interface Page {
-  items: Json[];
-  cursor?: Cursor;
-}
+export type { Cursor, Incomplete, Page } from './shift-guard.ts';
 
 /** 256 KiB of JSON: about a quarter of a large agent context, leaving room for the rest of the turn. */
 export const DEFAULT_BUDGET_BYTES = 256 * 1024;
@@ -32,30 +28,43 @@ function listItems(answer: Json): Json[] {
   return keys.length === 1 ? asArray(ret[keys[0] as string]) : [];
 }
 
+function listFetch(
+  client: AxlClient,
+  operation: string,
+  searchCriteria: Record<string, Json>,
+  returnedTags: Record<string, Json>,
+): FetchRows {
+  return async (skip, first) =>
+    listItems(
+      await client.call(operation, {
+        searchCriteria,
+        returnedTags,
+        skip: String(skip),
+        first: String(first),
+      }),
+    );
+}
+
 /**
- * One page of a list operation. A node may ignore `first` (seen on CUCM 15 `listLine`): a longer
- * answer is cut to `first` and the cursor still points past what was returned.
+ * One page of a list operation, from `skip` or from a cursor. A node may ignore `first` (seen on CUCM 15
+ * `listLine`): a longer answer is cut to `first` and the cursor still points past what was returned.
  */
 export async function listPage(
   client: AxlClient,
   operation: string,
   searchCriteria: Record<string, Json>,
   returnedTags: Record<string, Json>,
-  skip: number,
+  from: number | Cursor,
   first: number,
 ): Promise<Page> {
   if (!operation.startsWith('list')) throw new BadRequestError(`${operation} is not a list operation`);
-  if (!Number.isInteger(skip) || skip < 0 || !Number.isInteger(first) || first < 1)
+  const cursor = typeof from === 'number' ? { skip: from } : from;
+  if (!Number.isInteger(cursor.skip) || cursor.skip < 0 || !Number.isInteger(first) || first < 1)
     throw new BadRequestError('skip must be an integer >= 0 and first an integer >= 1');
-  const answer = await client.call(operation, {
-    searchCriteria,
-    returnedTags,
-    skip: String(skip),
-    first: String(first),
-  });
-  const items = listItems(answer);
-  if (items.length >= first) return { items: items.slice(0, first), cursor: { skip: skip + first } };
-  return { items };
+  const read = await readAfter(listFetch(client, operation, searchCriteria, returnedTags), cursor, first);
+  const items = read.placed.map((p) => p.row);
+  if (read.incomplete) return { items, incomplete: read.incomplete };
+  return read.more ? { items, cursor: cursorAfter(cursor, read, items.length) } : { items };
 }
 
 /**
@@ -69,25 +78,32 @@ export async function listAll(
   returnedTags: Record<string, Json>,
   options: { pageSize?: number; budgetBytes?: number; cursor?: Cursor } = {},
 ): Promise<Page> {
+  if (!operation.startsWith('list')) throw new BadRequestError(`${operation} is not a list operation`);
   let pageSize = options.pageSize ?? 500;
-  const budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
-  const out = new Budgeted(budget);
-  let skip = options.cursor?.skip ?? 0;
+  // The overlap with the previous page comes on top of a page until the node says a page is too large.
+  let window = Number.POSITIVE_INFINITY;
+  const out = new Budgeted(options.budgetBytes ?? DEFAULT_BUDGET_BYTES);
+  const fetch = listFetch(client, operation, searchCriteria, returnedTags);
+  let cursor: Cursor = options.cursor ?? { skip: 0 };
   for (;;) {
-    let page: Page;
+    let read;
     try {
-      page = await listPage(client, operation, searchCriteria, returnedTags, skip, pageSize);
+      read = await readAfter(fetch, cursor, pageSize, window);
     } catch (err) {
       // A page over the node's answer limit: take the node's suggestion (with a margin) and ask again.
       const m = err instanceof AxlFaultError ? TOO_LARGE.exec(err.axlMessage) : null;
       if (!m || pageSize === 1) throw err;
       pageSize = Math.max(1, Math.min(pageSize - 1, Math.floor((Number(m[1]) - 1) * 0.9)));
+      window = pageSize;
       continue;
     }
-    const taken = out.take(page.items);
-    if (taken < page.items.length) return { items: out.items, cursor: { skip: skip + taken } };
-    if (!page.cursor) return { items: out.items };
-    skip = page.cursor.skip;
+    const taken = out.take(read.placed.map((p) => p.row));
+    if (read.incomplete) return { items: out.items, incomplete: read.incomplete };
+    if (taken < read.placed.length) return { items: out.items, cursor: cursorAfter(cursor, read, taken) };
+    if (!read.more) return { items: out.items };
+    const next = advance(cursor, read, taken);
+    if ('code' in next) return { items: out.items, incomplete: next };
+    cursor = next;
   }
 }
 
@@ -129,42 +145,108 @@ export interface SqlOptions {
   chunkRows?: number;
 }
 
+function tooLarge(err: unknown): number | undefined {
+  const m = err instanceof AxlFaultError ? TOO_LARGE.exec(err.axlMessage) : null;
+  // "less than M rows": M - 1 fits, and a margin keeps a chunk of wider rows under the node's limit.
+  return m ? Math.max(1, Math.floor((Number(m[1]) - 1) * 0.9)) : undefined;
+}
+
 /**
- * executeSQLQuery, read whole when the node allows it; on "Query request too large" the plain SELECT
- * is rewritten to SKIP/FIRST chunks of the suggested size and read until done or the budget is spent.
- * Rows are paged without ORDER BY only when the caller gave none: Informix then keeps table order.
+ * executeSQLQuery, read whole when the node allows it; on "Query request too large" a plain SELECT is
+ * read in chunks of the suggested size until done or the budget is spent: a one-table SELECT in keyset
+ * chunks by pkid (and then in pkid order from the start), any other in SKIP/FIRST chunks whose
+ * boundaries are checked for rows that moved.
  */
 export async function sqlQuery(client: AxlClient, sql: string, options: SqlOptions = {}): Promise<Page> {
-  const out = new Budgeted(options.budgetBytes ?? DEFAULT_BUDGET_BYTES);
-  let skip = options.cursor?.skip ?? 0;
-  let chunk = options.chunkRows;
-  if (skip === 0 && chunk === undefined) {
+  const plan = PLAIN_SELECT.test(sql) ? keysetPlan(sql) : undefined;
+  if (options.cursor?.after !== undefined) {
+    if (!plan) throw new BadRequestError('this cursor belongs to another statement');
+    return keysetQuery(client, plan, options);
+  }
+  if (plan && !options.cursor) {
     try {
-      const rows = sqlRows(await client.call('executeSQLQuery', { sql }));
-      const taken = out.take(rows);
-      return taken < rows.length ? { items: out.items, cursor: { skip: taken } } : { items: out.items };
+      return await keysetQuery(client, plan, options);
     } catch (err) {
-      const m = err instanceof AxlFaultError ? TOO_LARGE.exec(err.axlMessage) : null;
-      if (!m || !PLAIN_SELECT.test(sql)) throw err;
-      // "less than M rows": M - 1 fits, and a margin keeps a chunk of wider rows under the node's limit.
-      chunk = Math.max(1, Math.floor((Number(m[1]) - 1) * 0.9));
+      // A table without pkid (or a dialect the rewrite got wrong): the caller's own statement decides.
+      if (!(err instanceof AxlFaultError) || tooLarge(err) !== undefined) throw err;
     }
   }
-  chunk ??= 1000;
+  return offsetQuery(client, sql, options);
+}
+
+async function keysetQuery(client: AxlClient, plan: KeysetPlan, options: SqlOptions): Promise<Page> {
+  const out = new Budgeted(options.budgetBytes ?? DEFAULT_BUDGET_BYTES);
+  let after = options.cursor?.after;
+  let chunk = options.chunkRows;
   for (;;) {
     let rows: Json[];
     try {
-      rows = sqlRows(await client.call('executeSQLQuery', { sql: pagedSql(sql, skip, chunk) }));
+      rows = sqlRows(await client.call('executeSQLQuery', { sql: plan.sql(after, chunk) }));
     } catch (err) {
-      const m = err instanceof AxlFaultError ? TOO_LARGE.exec(err.axlMessage) : null;
-      if (!m || chunk === 1) throw err;
-      chunk = Math.max(1, Math.min(chunk - 1, Math.floor((Number(m[1]) - 1) * 0.9)));
+      const suggested = tooLarge(err);
+      if (suggested === undefined || chunk === 1) throw err;
+      chunk = Math.min(suggested, chunk === undefined ? suggested : chunk - 1);
       continue;
     }
-    const taken = out.take(rows);
-    if (taken < rows.length) return { items: out.items, cursor: { skip: skip + taken } };
-    if (rows.length < chunk) return { items: out.items };
-    skip += chunk;
+    const keys = rows.map((r) => keyOf(r, plan));
+    const shown = plan.strip ? rows.map(withoutKey) : rows;
+    const taken = out.take(shown);
+    if (taken < rows.length)
+      return { items: out.items, cursor: { skip: 0, after: keys[taken - 1] as string } };
+    if (chunk === undefined || rows.length < chunk) return { items: out.items };
+    after = keys[rows.length - 1] as string;
+  }
+}
+
+function keyOf(row: Json, plan: KeysetPlan): string {
+  const v = row !== null && typeof row === 'object' && !Array.isArray(row) ? row[plan.key] : undefined;
+  if (typeof v !== 'string' || !SAFE_KEY.test(v))
+    throw new BadRequestError('a row has no usable pkid, so the statement cannot be paged by key');
+  return v;
+}
+
+function withoutKey(row: Json): Json {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return row;
+  const { pkid: _pkid, ...rest } = row;
+  return rest;
+}
+
+async function offsetQuery(client: AxlClient, sql: string, options: SqlOptions): Promise<Page> {
+  const out = new Budgeted(options.budgetBytes ?? DEFAULT_BUDGET_BYTES);
+  let cursor: Cursor = options.cursor ?? { skip: 0 };
+  let chunk = options.chunkRows;
+  if (!options.cursor && chunk === undefined) {
+    try {
+      const rows = sqlRows(await client.call('executeSQLQuery', { sql }));
+      const taken = out.take(rows);
+      if (taken === rows.length) return { items: out.items };
+      const read = { placed: rows.map((row, i) => ({ row, next: i + 1 })), more: true, next: 0 };
+      return { items: out.items, cursor: cursorAfter(cursor, read, taken) };
+    } catch (err) {
+      chunk = tooLarge(err);
+      if (chunk === undefined || !PLAIN_SELECT.test(sql)) throw err;
+    }
+  }
+  chunk ??= 1000;
+  const fetch: FetchRows = async (skip, first) =>
+    sqlRows(await client.call('executeSQLQuery', { sql: pagedSql(sql, skip, first) }));
+  for (;;) {
+    let read;
+    try {
+      read = await readAfter(fetch, cursor, chunk, chunk);
+    } catch (err) {
+      const suggested = tooLarge(err);
+      if (suggested === undefined || chunk === 1) throw err;
+      chunk = Math.max(1, Math.min(chunk - 1, suggested));
+      continue;
+    }
+    const taken = out.take(read.placed.map((p) => p.row));
+    if (read.incomplete) return { items: out.items, incomplete: read.incomplete };
+    if (taken < read.placed.length) return { items: out.items, cursor: cursorAfter(cursor, read, taken) };
+    if (!read.more) return { items: out.items };
+    const next = advance(cursor, read, taken);
+    if ('code' in next) return { items: out.items, incomplete: next };
+    cursor = next;
   }
 }
 

@@ -2,8 +2,7 @@
 // folder `schema/current/` is. A getCCMVersion for 15.0 either answers (its version says the release)
 // or gets HTTP 599 listing what the node serves.
 import { AXLError } from '../../../kernel/sdk/index.ts';
-import { parseSupportedVersions } from './axl-client.ts';
-import { compareVersions } from './schema-cache.ts';
+import { concreteVersions, parseSupportedVersions } from './version-list.ts';
 import type { NodeEndpoint, RetryPolicy } from './transport.ts';
 import {
   busyAnswer,
@@ -14,54 +13,76 @@ import {
   withNetworkRetry,
 } from './transport.ts';
 
+/** A node that keeps answering 599 is not asked forever. */
+const MAX_GUESSES = 4;
+
+/**
+ * The node's newest AXL version. On HTTP 599 the node's list names it, possibly only as `15.x` or `15`:
+ * the newest concrete version the list stands for is asked next (getCCMVersion then says the release).
+ */
 export async function probeAxlVersion(
   node: NodeEndpoint & { retry?: RetryPolicy; timeoutMs?: number; signal?: AbortSignal },
   guess = '15.0',
 ): Promise<string> {
   const agent = tlsAgent(node);
+  const refused: string[] = [];
   try {
-    const answer = await withNetworkRetry(
-      node,
-      node.retry ?? DEFAULT_RETRY,
-      (signal) =>
-        httpsExchange(node, agent, {
-          signal,
-          service: 'axl',
-          operation: 'getCCMVersion',
-          method: 'POST',
-          path: '/axl/',
-          timeoutMs: node.timeoutMs ?? 30_000,
-          maxBytes: 1024 * 1024,
-          headers: {
-            'content-type': 'text/xml; charset=utf-8',
-            soapaction: `"CUCM:DB ver=${guess} getCCMVersion"`,
-          },
-          body: `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/${guess}"><soapenv:Body><ns:getCCMVersion/></soapenv:Body></soapenv:Envelope>`,
-        }),
-      { busy: busyAnswer, ...(node.signal ? { signal: node.signal } : {}) },
-    ).catch((err: unknown) => {
-      if (err instanceof ResponseTooLargeError)
-        throw new AXLError(`${node.host} answered getCCMVersion with over 1 MiB; refused unread`, {
-          cause: err,
-        });
-      throw err;
-    });
-    const text = answer.body.toString('utf8');
-    if (answer.status === 401 || answer.status === 403)
-      throw new AXLError(`authentication to AXL on ${node.host} failed (HTTP ${answer.status})`);
-    if (answer.status === 599) {
-      const best = parseSupportedVersions(text)
-        .filter((v) => /^\d+\.\d+$/.test(v))
-        .sort(compareVersions)
-        .at(-1);
-      if (!best) throw new AXLError(`${node.host} answered HTTP 599 without a list of AXL versions`);
-      return best;
+    for (let attempt = 1; ; attempt++) {
+      const answer = await ask(node, agent, guess);
+      const text = answer.body.toString('utf8');
+      if (answer.status === 401 || answer.status === 403)
+        throw new AXLError(`authentication to AXL on ${node.host} failed (HTTP ${answer.status})`);
+      if (answer.status === 599) {
+        refused.push(guess);
+        const listed = parseSupportedVersions(text);
+        const top = listed.at(-1);
+        // The newest label names the version outright unless it is `N.x` or `N`: then ask once more.
+        if (top && /^\d+\.\d+$/.test(top)) return top;
+        const next = concreteVersions(listed).find((v) => !refused.includes(v));
+        if (!next || attempt >= MAX_GUESSES)
+          throw new AXLError(`${node.host} answered HTTP 599 without a list of AXL versions`);
+        guess = next;
+        continue;
+      }
+      const m = /<version>\s*(\d+)\.(\d+)/.exec(text);
+      if (answer.status !== 200 || !m)
+        throw new AXLError(`${node.host} did not report its AXL version (HTTP ${answer.status})`);
+      return `${m[1]}.${m[2]}`;
     }
-    const m = /<version>\s*(\d+)\.(\d+)/.exec(text);
-    if (answer.status !== 200 || !m)
-      throw new AXLError(`${node.host} did not report its AXL version (HTTP ${answer.status})`);
-    return `${m[1]}.${m[2]}`;
   } finally {
     agent.destroy();
   }
+}
+
+function ask(
+  node: NodeEndpoint & { retry?: RetryPolicy; timeoutMs?: number; signal?: AbortSignal },
+  agent: ReturnType<typeof tlsAgent>,
+  guess: string,
+): ReturnType<typeof httpsExchange> {
+  return withNetworkRetry(
+    node,
+    node.retry ?? DEFAULT_RETRY,
+    (signal) =>
+      httpsExchange(node, agent, {
+        signal,
+        service: 'axl',
+        operation: 'getCCMVersion',
+        method: 'POST',
+        path: '/axl/',
+        timeoutMs: node.timeoutMs ?? 30_000,
+        maxBytes: 1024 * 1024,
+        headers: {
+          'content-type': 'text/xml; charset=utf-8',
+          soapaction: `"CUCM:DB ver=${guess} getCCMVersion"`,
+        },
+        body: `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/${guess}"><soapenv:Body><ns:getCCMVersion/></soapenv:Body></soapenv:Envelope>`,
+      }),
+    { busy: busyAnswer, ...(node.signal ? { signal: node.signal } : {}) },
+  ).catch((err: unknown) => {
+    if (err instanceof ResponseTooLargeError)
+      throw new AXLError(`${node.host} answered getCCMVersion with over 1 MiB; refused unread`, {
+        cause: err,
+      });
+    throw err;
+  });
 }

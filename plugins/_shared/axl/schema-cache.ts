@@ -4,6 +4,7 @@
 // the next process loads that instead of parsing the WSDL again, and lists operations from its index
 // without loading strong-soap at all.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BadRequestError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchema, FieldDescription } from './schema.ts';
@@ -21,6 +22,8 @@ import {
   writeDigest,
 } from './schema-digest.ts';
 import { loadSoapLibrary } from './soap-library.ts';
+import { annotateFields } from './field-facts.ts';
+import { XsdModel } from './xsd-model.ts';
 
 export { SCHEMA_FILES } from './schema-guard.ts';
 
@@ -37,6 +40,8 @@ export class AxlSchemaCache {
   private readonly loaded = new Map<string, Promise<AxlSchema>>();
   /** Operation names from a digest's index, for versions not (yet) loaded whole. */
   private readonly indexed = new Map<string, string[]>();
+  /** Per version: what the XSD says beyond strong-soap's descriptors (required fields, enumerations). */
+  private readonly xsd = new Map<string, Promise<XsdModel>>();
   /** Digests being written after a parse (bench and tests wait for them). */
   private readonly digesting = new Map<string, Promise<void>>();
 
@@ -88,6 +93,7 @@ export class AxlSchemaCache {
   /** Forgets a parsed version (after a new download replaced its files). */
   forget(version: string): void {
     this.loaded.delete(version);
+    this.xsd.delete(version);
     this.indexed.delete(version);
   }
 
@@ -105,8 +111,23 @@ export class AxlSchemaCache {
     return all.filter((o) => o.toLowerCase().includes(needle));
   }
 
+  /** An operation's request fields to `depth`, with whether each is required and its enumeration. */
   async describe(version: string, operation: string, depth = 3): Promise<FieldDescription[]> {
-    return (await this.load(version)).describe(operation, depth);
+    const fields = (await this.load(version)).describe(operation, depth);
+    const model = await this.xsdModel(version);
+    return annotateFields(fields, model.elementFields(operation) ?? [], model);
+  }
+
+  /** The version's XSD read for its facts, once per process (a failed read is tried again next time). */
+  private xsdModel(version: string): Promise<XsdModel> {
+    const known = this.xsd.get(version);
+    if (known) return known;
+    const p = Promise.all(
+      ['AXLSoap.xsd', 'AXLEnums.xsd'].map((f) => readFile(join(this.dir(version), f), 'utf8')),
+    ).then((texts) => new XsdModel(texts));
+    this.xsd.set(version, p);
+    p.catch(() => this.xsd.delete(version));
+    return p;
   }
 
   /** The schema from its digest when one is whole and made for these files; else parsed (and digested). */

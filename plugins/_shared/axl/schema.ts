@@ -17,6 +17,13 @@ export interface FieldDescription {
   /** Children, down to the depth asked; `truncated` marks where the description stops. */
   children?: FieldDescription[];
   truncated?: boolean;
+  /** From the XSD: minOccurs ≥ 1 and not an alternative of a choice. */
+  required?: boolean;
+  /** An alternative of an xsd:choice: its alternatives, and whether one of them must be sent. */
+  choice?: { of: string[]; required: boolean };
+  /** The values an enumerated type allows (the first ones when `enumeration_total` says more). */
+  enumeration?: string[];
+  enumeration_total?: number;
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,9 +1,16 @@
 // Why a node's TLS certificate was refused, in terms an operator can check: the fingerprint pinned (or
 // the pinned CA) and the fingerprint the node presented. Verification itself stays with Node's TLS and
-// the pinning in transport.ts; this only looks, after a refusal, at what the node showed.
+// the pinning in transport.ts; this only looks, after a refusal, at what the node showed. A node whose
+// credential pins nothing goes to the caller's certificate trust on first use (ctx.vault.certificates),
+// which records what was presented and answers with its fingerprint, subject and validity.
 import { createHash, X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
-import { DENY_LIST_ONLY, type NodeAddressGuard } from '../../../kernel/sdk/index.ts';
+import {
+  ConnectivityError,
+  DENY_LIST_ONLY,
+  type KernelError,
+  type NodeAddressGuard,
+} from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint } from './transport.ts';
 
 /** `AB:CD:...` (SHA-256 of the DER), as `openssl x509 -fingerprint -sha256` and browsers print it. */
@@ -72,17 +79,28 @@ function parse(pem: string | undefined): X509Certificate | undefined {
 }
 
 /**
- * The refusal message for a TLS verification failure of `node`: what was pinned and what the node
- * presented, and what to do. `reason` is the TLS library's own message.
+ * The refusal of a TLS verification failure of `node`: what was pinned and what the node presented,
+ * and what to do; for a node under trust on first use, the trust store's own refusal (recorded as
+ * pending). `reason` is the TLS library's own message.
  */
-export async function tlsRefusal(node: NodeEndpoint, reason: string): Promise<string> {
-  const where = `${node.host}:${node.port}`;
+export async function tlsRefusal(node: NodeEndpoint, reason: string, cause?: unknown): Promise<KernelError> {
   const presented = await presentedCertificate(node);
+  if (presented && node.certificateTrust) {
+    const refused = node.certificateTrust.refuse(presented.toString());
+    if (refused) return refused;
+  }
+  return new ConnectivityError(refusalMessage(node, reason, presented), { cause });
+}
+
+function refusalMessage(node: NodeEndpoint, reason: string, presented: X509Certificate | undefined): string {
+  const where = `${node.host}:${node.port}`;
   const shown = presented ? describe(presented) : 'a certificate that could not be read again';
   const pinned = parse(node.certPem);
   if (pinned) {
     if (presented && sha256Fingerprint(presented.raw) === sha256Fingerprint(pinned.raw))
-      return `TLS verification of ${where} failed (${reason}): it presents the pinned certificate ${describe(pinned)}, which is not self-signed; pin its issuing CA as ca_cert_pem instead`;
+      return pinned.subject === pinned.issuer
+        ? `TLS verification of ${where} failed (${reason}): it presents the pinned certificate ${describe(pinned)}, valid from ${pinned.validFrom} to ${pinned.validTo}; regenerate it on the node if it expired, then pin the new one`
+        : `TLS verification of ${where} failed (${reason}): it presents the pinned certificate ${describe(pinned)}, which is not self-signed; pin its issuing CA as ca_cert_pem instead`;
     return `the TLS certificate of ${where} does not match the pinned one: pinned ${describe(pinned)}, presented ${shown}; refused. If the node's certificate was replaced on purpose, check the new fingerprint on the node (show cert own tomcat) and update the credential's cert_pem (${reason})`;
   }
   const ca = parse(node.caCertPem);

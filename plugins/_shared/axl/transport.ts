@@ -12,6 +12,7 @@ import {
   currentNodeRequests,
   DENY_LIST_ONLY,
   isKernelError,
+  type KernelError,
   type NodeAddressGuard,
   type NodeIoSettings,
   type NodeService,
@@ -28,8 +29,19 @@ export interface NodeEndpoint {
   caCertPem?: string;
   /** PEM of the node's own certificate: pinned by fingerprint (a self-signed Tomcat certificate). */
   certPem?: string;
+  /**
+   * Trust on first use of the caller's vault, for a credential that pins nothing: `certPem` is then
+   * the certificate trusted there (if any), and a refused handshake asks it for the refusal, which it
+   * records as pending. See plugins/_shared/node/endpoint.ts.
+   */
+  certificateTrust?: CertificateTrustHook;
   /** Where nodes may be (`ctx.kernel.nodeAddresses`); unset: only the always-refused addresses are kept out. */
   addresses?: NodeAddressGuard;
+}
+
+/** What a refused handshake asks the caller's trust store: its refusal, or undefined to fall back. */
+export interface CertificateTrustHook {
+  refuse(presentedPem: string): KernelError | undefined;
 }
 
 export interface RetryPolicy {
@@ -366,7 +378,7 @@ export async function withNetworkRetry<T>(
         }
         if (isTlsError(err)) {
           // Names the pinned and the presented certificate (fingerprints), so a changed one is plain.
-          throw new ConnectivityError(await tlsRefusal(node, (err as Error).message), { cause: err });
+          throw await tlsRefusal(node, (err as Error).message, err);
         }
         const code = (err as { code?: unknown }).code;
         if (typeof code !== 'string') throw err;

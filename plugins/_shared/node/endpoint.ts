@@ -29,7 +29,12 @@ export function endpointOf(
   };
 }
 
-/** Reads the caller's credential of `kind` for `host` and turns it into an endpoint (checked by `addresses`). */
+/**
+ * Reads the caller's credential of `kind` for `host` and turns it into an endpoint (checked by
+ * `addresses`). A credential that pins neither a CA nor a certificate gets the caller's certificate
+ * trust on first use: the certificate trusted for the host (if any) is pinned as a cert_pem would be,
+ * and a certificate the system CAs refuse is recorded for a `<product>_trust_certificate` decision.
+ */
 export async function loadEndpoint(
   vault: ClientVault,
   product: Product,
@@ -38,7 +43,14 @@ export async function loadEndpoint(
   defaultPort: number,
   addresses?: NodeAddressGuard,
 ): Promise<NodeEndpoint> {
-  return endpointOf(host, await vault.get(product, kind, host), defaultPort, addresses);
+  const endpoint = endpointOf(host, await vault.get(product, kind, host), defaultPort, addresses);
+  if (kind === 'phone' || endpoint.caCertPem !== undefined || endpoint.certPem !== undefined) return endpoint;
+  const trusted = vault.certificates.pinned(product, host);
+  return {
+    ...endpoint,
+    ...(trusted ? { certPem: trusted.pem } : {}),
+    certificateTrust: { refuse: (pem) => vault.certificates.refuse(product, host, pem) },
+  };
 }
 
 /** The standard ports (ARCHITECTURE.md, Managed nodes). */

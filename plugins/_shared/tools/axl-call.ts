@@ -7,7 +7,7 @@ import {
   type AnswerCursor,
   type HeldAnswers,
 } from '../axl/answer-cursor.ts';
-import { DEFAULT_BUDGET_BYTES, listAll, listPage, sqlQuery, type Page } from '../axl/paging.ts';
+import { DEFAULT_BUDGET_BYTES, listAll, listPage, sqlQuery, type Cursor, type Page } from '../axl/paging.ts';
 import type { Json } from '../axl/schema.ts';
 import { assertCarriable } from '../node/wire-text.ts';
 import { axlCallSummary } from './axl-summary.ts';
@@ -24,7 +24,7 @@ export function axlCallTool(product: Product) {
   return toolsFor<AxlState>()({
     name: 'axl_call',
     title: `Call ${A_PRODUCT[product]} AXL operation`,
-    description: `Runs one AXL operation (get, list, add, update, remove, do, apply, executeSQLQuery...) on the ${PRODUCT_LABEL[product]} node, as your AXL allowlist permits. args is the request body as JSON, e.g. {"name":"SEP001122334455"} for getPhone. executeSQLQuery: {"sql":"select ..."}. An answer over max_bytes carries cursor: repeat the call with it.`,
+    description: `Runs one AXL operation (get, list, add, update, remove, do, apply, executeSQLQuery...) on the ${PRODUCT_LABEL[product]} node, as your AXL allowlist permits. args is the request body as JSON, e.g. {"name":"SEP001122334455"} for getPhone. executeSQLQuery: {"sql":"select ..."}. An answer over max_bytes carries cursor: repeat the call with it. Pages follow rows added or removed between calls; complete false with incomplete.code ROWS_SHIFTED means the rows moved too far to be sure none was skipped: read again without cursor.`,
     input: {
       host: hostField,
       operation: z
@@ -63,6 +63,7 @@ export function axlCallTool(product: Product) {
       const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
       if (cursor?.k === 'text')
         return structuredReply(heldSlice(ctx.shared.held, ctx.caller.name, cursor, input));
+      if (cursor?.k === 'page') throw new BadRequestError('this cursor belongs to another tool');
       if (cursor && cursor.c !== fp)
         throw new BadRequestError(
           'this cursor belongs to another call (operation, arguments or host differ)',
@@ -74,16 +75,26 @@ export function axlCallTool(product: Product) {
         async ({ client }) => {
           if (WRITE.test(input.operation))
             ctx.log.info({ host: input.host, operation: input.operation }, 'AXL write');
-          const rows = await rowsOf(client, input, cursor?.skip);
+          const rows = await rowsOf(client, input, cursor);
           if (rows) {
+            const next = rows.page.cursor;
             return structuredReply({
               ...base,
               axl_version: client.version,
               count: rows.page.items.length,
               rows: rows.page.items,
-              complete: rows.page.cursor === undefined,
-              ...(rows.page.cursor
-                ? { cursor: encodeCursor({ k: 'rows', c: fp, skip: rows.page.cursor.skip }) }
+              complete: next === undefined && rows.page.incomplete === undefined,
+              ...(rows.page.incomplete ? { incomplete: rows.page.incomplete } : {}),
+              ...(next
+                ? {
+                    cursor: encodeCursor({
+                      k: 'rows',
+                      c: fp,
+                      skip: next.skip,
+                      ...(next.tail ? { t: next.tail } : {}),
+                      ...(next.after !== undefined ? { a: next.after } : {}),
+                    }),
+                  }
                 : {}),
             });
           }
@@ -112,13 +123,22 @@ interface CallInput {
   max_bytes: number;
 }
 
-/** list* and executeSQLQuery read rows; anything else returns undefined and is called as is. */
+/**
+ * list* and executeSQLQuery read rows; anything else returns undefined and is called as is. A cursor
+ * carries where the previous page ended (last key, or offset with the last rows' fingerprints).
+ */
 async function rowsOf(
   client: AxlClient,
   input: CallInput,
-  cursorSkip: number | undefined,
+  given: Extract<AnswerCursor, { k: 'rows' }> | undefined,
 ): Promise<{ page: Page } | undefined> {
-  const skip = cursorSkip ?? input.skip ?? 0;
+  const cursor: Cursor = given
+    ? {
+        skip: given.skip,
+        ...(given.t ? { tail: given.t } : {}),
+        ...(given.a !== undefined ? { after: given.a } : {}),
+      }
+    : { skip: input.skip ?? 0 };
   if (input.operation === 'executeSQLQuery') {
     const sql = input.args.sql;
     if (typeof sql !== 'string' || sql.trim() === '')
@@ -126,7 +146,7 @@ async function rowsOf(
     return {
       page: await sqlQuery(client, sql, {
         budgetBytes: input.max_bytes,
-        ...(skip > 0 ? { cursor: { skip } } : {}),
+        ...(given || cursor.skip > 0 ? { cursor } : {}),
       }),
     };
   }
@@ -134,12 +154,9 @@ async function rowsOf(
   const criteria = objectArg(input.args.searchCriteria, 'searchCriteria');
   const tags = objectArg(input.args.returnedTags, 'returnedTags');
   if (input.first !== undefined)
-    return { page: await listPage(client, input.operation, criteria, tags, skip, input.first) };
+    return { page: await listPage(client, input.operation, criteria, tags, cursor, input.first) };
   return {
-    page: await listAll(client, input.operation, criteria, tags, {
-      budgetBytes: input.max_bytes,
-      cursor: { skip },
-    }),
+    page: await listAll(client, input.operation, criteria, tags, { budgetBytes: input.max_bytes, cursor }),
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  CertificateTrustError,
   HostKeyError,
   isKernelError,
   structuredReply,
@@ -73,6 +74,15 @@ function describeFailure(err: unknown, trustTool: string): Record<string, unknow
       host_key: err.reason,
       presented_fingerprint: err.presented,
       next_step: `${trustTool} with this fingerprint after checking it on the node`,
+    };
+  }
+  if (err instanceof CertificateTrustError) {
+    return {
+      error: err.code,
+      reason: err.message,
+      certificate_trust: err.reason,
+      presented_fingerprint: err.presented.fingerprint,
+      next_step: `${err.product}_trust_certificate with this fingerprint after checking it on the node`,
     };
   }
   if (isKernelError(err) && err.expose)

@@ -9,7 +9,7 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
   return toolsFor<AxlState>()({
     name: 'list_axl_operations',
     title: `List ${PRODUCT_LABEL[product]} AXL operations`,
-    description: `Lists the cached AXL schema's operations (${downloadTool}), filtered by pattern; with operation, its request fields to depth. Version: version, else the one negotiated with host, else the newest.`,
+    description: `Lists the cached AXL schema's operations (${downloadTool}), filtered by pattern; with operation, its request fields to depth: whether each is required, the alternatives of a choice (one of them is required when the choice is), and enumerated values. Version: version, else the one negotiated with host, else the newest.`,
     input: {
       host: hostField.optional(),
       version: z

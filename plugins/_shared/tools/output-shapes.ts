@@ -39,6 +39,26 @@ export const updatedOutput = { updated: z.boolean(), ...credentialOutcome };
 export const deletedOutput = { deleted: z.literal(true), product, kind, host: z.string() };
 export const hostKeyOutput = hostKeyStatus.shape;
 
+/** A `<product>_trust_certificate` decision: the host's state and the certificate's public facts. */
+export const certificateOutput = {
+  product,
+  host: z.string(),
+  state: z.enum(['trusted', 'pending', 'rejected']),
+  fingerprint: z.string(),
+  pendingFingerprint: z.string().optional(),
+  certificate: z
+    .object({
+      fingerprint: z.string(),
+      subject: z.string(),
+      issuer: z.string(),
+      self_signed: z.boolean(),
+      not_before: z.string(),
+      not_after: z.string(),
+      subject_alt_names: z.array(z.string()),
+    })
+    .optional(),
+};
+
 export const listCredentialsOutput = {
   product,
   credentials: z.array(z.object(credentialEntry)),
@@ -76,6 +96,10 @@ interface Field {
   nillable: boolean;
   children?: Field[] | undefined;
   truncated?: boolean | undefined;
+  required?: boolean | undefined;
+  choice?: { of: string[]; required: boolean } | undefined;
+  enumeration?: string[] | undefined;
+  enumeration_total?: number | undefined;
 }
 const field: z.ZodType<Field> = z.lazy(() =>
   z.object({
@@ -85,6 +109,10 @@ const field: z.ZodType<Field> = z.lazy(() =>
     nillable: z.boolean(),
     children: z.array(field).optional(),
     truncated: z.boolean().optional(),
+    required: z.boolean().optional(),
+    choice: z.object({ of: z.array(z.string()), required: z.boolean() }).optional(),
+    enumeration: z.array(z.string()).optional(),
+    enumeration_total: z.number().optional(),
   }),
 );
 
@@ -107,6 +135,8 @@ export const axlCallOutput = {
   operation: z.string().optional(),
   axl_version: z.string().optional(),
   complete: z.boolean(),
+  /** Why a row answer stops short without a cursor (the rows moved between pages). */
+  incomplete: z.object({ code: z.string(), reason: z.string() }).optional(),
   count: z.number().optional(),
   rows: z.array(z.unknown()).optional(),
   result: z.unknown().optional(),

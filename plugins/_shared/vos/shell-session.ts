@@ -84,7 +84,7 @@ export class ShellSession {
     this.#client.on('error', () => this.close());
   }
 
-  /** Connects, waits for the prompt after the start-up banner, and turns `--More--` paging off. */
+  /** Connects, waits for the prompt after the start-up banner, and turns automatic paging off. */
   static async open(o: SessionOptions): Promise<ShellSession> {
     const started = Date.now();
     const budget = o.loginTimeoutMs ?? 30_000;
@@ -163,7 +163,7 @@ export class ShellSession {
   }
 
   /**
-   * Writes the command (if any) and reads until the next prompt, paging past `--More--` and answering
+   * Writes the command (if any) and reads until the next prompt, paging past either pager and answering
    * `(y/n)?` by policy. `refused` tells that a confirmation was answered "n".
    */
   #exchange(
@@ -189,6 +189,9 @@ export class ShellSession {
           const end = screenEnd(tail);
           if (end === 'prompt') return done();
           if (end === 'more') this.#write(' ');
+          // The `options:` pager (file view, the `page` option): next page until the last, then quit.
+          else if (end === 'options-next') this.#write('n');
+          else if (end === 'options-end') this.#write('q');
           else if (end === 'confirm' && what !== 'login') {
             refused = options.confirm !== true;
             this.#write(refused ? 'n\n' : 'y\n');

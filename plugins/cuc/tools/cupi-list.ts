@@ -1,4 +1,5 @@
-import { structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { BadRequestError, structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { callFingerprint, decodeCursor, encodeCursor } from '../../_shared/axl/answer-cursor.ts';
 import { hostField } from '../../_shared/tools/credential-input.ts';
 import { resourcePath } from '../cupi/path-policy.ts';
 import { cucTool } from '../shared.ts';
@@ -19,7 +20,7 @@ export default cucTool({
   name: 'cupi_list',
   title: 'List Unity Connection objects (CUPI)',
   description:
-    'Lists a CUPI resource (GET /vmrest/<resource>) one page at a time, e.g. resource users, query (alias startswith ab), sort (alias asc). Answers { total, page, rows_per_page, count, items, more }. Allowlist subject: GET /vmrest/<resource>.',
+    'Lists a CUPI resource (GET /vmrest/<resource>) one page at a time, e.g. resource users, query (alias startswith ab), sort (alias asc). Answers { total, page, rows_per_page, count, items, more, cursor }. Read on with cursor rather than pageNumber: the next page is then checked against the row the last one ended with, and complete false with incomplete.code ROWS_SHIFTED says objects were added or removed before it (read again from page 1). Allowlist subject: GET /vmrest/<resource>.',
   input: {
     host: hostField,
     resource: z.string().min(1).max(256).describe('Below /vmrest/, e.g. users, handlers/callhandlers'),
@@ -27,6 +28,11 @@ export default cucTool({
     sort: clause.optional().describe('CUPI sort, e.g. (alias asc) or (lastname desc)'),
     rowsPerPage: z.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100),
     pageNumber: z.number().int().min(1).max(1_000_000).default(1),
+    cursor: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe('From an earlier answer (same resource, query, sort, rowsPerPage): the next page'),
   },
   output: {
     host: z.string(),
@@ -36,6 +42,10 @@ export default cucTool({
     rows_per_page: z.number(),
     count: z.number(),
     more: z.boolean(),
+    /** False when a later page exists or the objects moved between pages (then `incomplete` says so). */
+    complete: z.boolean(),
+    incomplete: z.object({ code: z.string(), reason: z.string() }).optional(),
+    cursor: z.string().optional(),
     object_name: z.string().optional(),
     items: z.array(z.unknown()),
   },
@@ -48,18 +58,51 @@ export default cucTool({
     detail: `${i.query ? `query=${i.query} ` : ''}${i.sort ? `sort=${i.sort} ` : ''}page=${i.pageNumber} rows=${i.rowsPerPage}`,
   }),
   async handler(input, ctx) {
-    const page = await ctx.shared.cupi.list(
-      ctx.vault,
-      input.host,
-      {
-        resource: input.resource,
-        rowsPerPage: input.rowsPerPage,
-        pageNumber: input.pageNumber,
-        ...(input.query !== undefined ? { query: input.query } : {}),
-        ...(input.sort !== undefined ? { sort: input.sort } : {}),
-      },
-      ctx.signal,
-    );
+    const fp = callFingerprint(ctx.vault.client, input.host, 'cupi_list', [
+      resourcePath(input.resource),
+      input.query ?? '',
+      input.sort ?? '',
+      input.rowsPerPage,
+    ]);
+    const given = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    if (given && (given.k !== 'page' || given.c !== fp))
+      throw new BadRequestError(
+        'this cursor belongs to another list (tool, resource, query, sort, rowsPerPage or host differ)',
+      );
+    const pageNumber = given?.k === 'page' ? given.p : input.pageNumber;
+    const read = (rowsPerPage: number, page: number) =>
+      ctx.shared.cupi.list(
+        ctx.vault,
+        input.host,
+        {
+          resource: input.resource,
+          rowsPerPage,
+          pageNumber: page,
+          ...(input.query !== undefined ? { query: input.query } : {}),
+          ...(input.sort !== undefined ? { sort: input.sort } : {}),
+        },
+        ctx.signal,
+      );
+    const page = await read(input.rowsPerPage, pageNumber);
+    // Page numbers are offsets: an object removed (or added) before the page shifts every later one by
+    // a place. After reading the page, the object just before it must still be the one the previous
+    // page ended with; read after the page, so a shift during the read is seen too.
+    let incomplete: { code: string; reason: string } | undefined;
+    if (given?.k === 'page') {
+      const before = await read(1, (pageNumber - 1) * input.rowsPerPage);
+      if (objectId(before.items[0]) !== given.l)
+        incomplete = {
+          code: 'ROWS_SHIFTED',
+          reason:
+            'objects were added or removed before this page since the previous one, so pages may skip or repeat objects; read again from page 1 without cursor',
+        };
+    }
+    const more = (page.page - 1) * page.rowsPerPage + page.items.length < page.total;
+    const last = objectId(page.items[page.items.length - 1]);
+    const cursor =
+      more && !incomplete && last !== undefined
+        ? encodeCursor({ k: 'page', c: fp, p: pageNumber + 1, l: last })
+        : undefined;
     return structuredReply({
       host: input.host,
       resource: page.resource,
@@ -67,9 +110,19 @@ export default cucTool({
       page: page.page,
       rows_per_page: page.rowsPerPage,
       count: page.items.length,
-      more: (page.page - 1) * page.rowsPerPage + page.items.length < page.total,
+      more,
+      complete: !more && !incomplete,
+      ...(incomplete ? { incomplete } : {}),
+      ...(cursor ? { cursor } : {}),
       ...(page.objectName ? { object_name: page.objectName } : {}),
       items: page.items,
     });
   },
 });
+
+/** CUPI objects carry ObjectId (a few lists name it otherwise: no cursor then, page numbers only). */
+function objectId(item: unknown): string | undefined {
+  const id =
+    item !== null && typeof item === 'object' ? (item as { ObjectId?: unknown }).ObjectId : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}

@@ -419,20 +419,19 @@ const CHECKS: Check[] = [
     title: 'SIP trunk destination on the cleartext port',
     rationale:
       'Port 5060 is plain SIP; a trunk that sends there is not using TLS even if the profile was meant to.',
-    evidence: [E.sipTrunks],
+    evidence: [E.sipTrunks, E.sipTrunkDestinations],
     condition: 'a SIP trunk destination uses port 5060 (or no port, which means 5060)',
     evaluate(r) {
-      const cut = incomplete(r.sipTrunks);
+      const cut = incomplete(r.sipTrunks, r.sipTrunkDestinations);
       if (cut) return cut;
+      const trunks = new Map(rowsOf(r.sipTrunks).map((t) => [pkidOf(t), text(t.name)]));
       const clear: string[] = [];
-      for (const t of rowsOf(r.sipTrunks)) {
-        const d = (t.destinations as { destination?: unknown } | undefined)?.destination;
-        for (const dest of Array.isArray(d) ? d : d ? [d] : []) {
-          const x = dest as Record<string, unknown>;
-          const port = text(x.port) || '5060';
-          if (port === '5060')
-            clear.push(`${text(t.name)} -> ${text(x.addressIpv4) || text(x.addressIpv6) || '?'}:${port}`);
-        }
+      for (const d of rowsOf(r.sipTrunkDestinations)) {
+        const name = trunks.get(text(d.fkdevice));
+        // Destinations of devices that are not SIP trunks (none in CUCM) are not this check's business.
+        if (name === undefined) continue;
+        const port = text(d.port) || '5060';
+        if (port === '5060') clear.push(`${name} -> ${text(d.address) || '?'}:${port}`);
       }
       return clear.length > 0 ? list(clear) : undefined;
     },

@@ -58,18 +58,23 @@ export const E = {
   ),
   sipTrunks: axl(
     'sipTrunks',
-    'every SIP trunk: security profile, inbound calling search space, SRTP Allowed and destinations',
+    'every SIP trunk: security profile, inbound calling search space and SRTP Allowed',
     'listSipTrunk',
     {
       searchCriteria: { name: '%' },
+      // The schema's list type (LSipTrunk) has no destinations: those come from sipTrunkDestinations.
       returnedTags: {
         name: '',
         securityProfileName: '',
         callingSearchSpaceName: '',
         srtpAllowed: '',
-        destinations: '',
       },
     },
+  ),
+  sipTrunkDestinations: sql(
+    'sipTrunkDestinations',
+    'every SIP trunk destination: its trunk (device pkid), address and port',
+    'select fkdevice, address, port from siptrunkdestination',
   ),
   trunkProfiles: axl(
     'trunkProfiles',

@@ -18,6 +18,8 @@ export interface RisNodeAnswer {
 
 export interface RisPage {
   shape: AnswerShape;
+  /** Per node: ReturnCode and records, for the paging loop. */
+  nodeRecords: { name: string; returnCode: string; records: number }[];
   /** TotalDevicesFound: the records in this answer, all nodes together. */
   totalFound: number;
   stateInfo: string;
@@ -32,6 +34,14 @@ const ARRAYS = new Set(['item']);
 const RATE_FAULT = /Exceeded allowed rate for Real?time information/i;
 
 export function readSelectAnswer(answer: HttpAnswer, host: string): RisPage {
+  return readResult(soapBodyOf(answer, host), host);
+}
+
+/**
+ * The SOAP Body of a RisPort70 answer to any operation, after the checks every answer gets: the login
+ * refused, no SOAP at all, a fault (the node's rate-limit AxisFault as RisNodeRateFault), another status.
+ */
+export function soapBodyOf(answer: HttpAnswer, host: string): XmlNode {
   const body = answer.body.toString('utf8');
   if (answer.status === 401 || answer.status === 403) {
     throw new RISError(
@@ -50,7 +60,7 @@ export function readSelectAnswer(answer: HttpAnswer, host: string): RisPage {
   const fault = child(soapBody, 'Fault');
   if (fault) throw faultError(fault, host);
   if (answer.status !== 200) throw new RISError(`RisPort70 on ${host} answered HTTP ${answer.status}`);
-  return readResult(soapBody, host);
+  return soapBody;
 }
 
 function faultError(fault: XmlNode, host: string): RISError {
@@ -82,6 +92,7 @@ function readResult(soapBody: XmlNode, host: string): RisPage {
   const records = nodes.reduce((sum, n) => sum + n.devices.length, 0);
   return {
     shape: wrapped ? 'cucm15' : 'legacy',
+    nodeRecords: nodes.map((n) => ({ name: n.name, returnCode: n.returnCode, records: n.devices.length })),
     totalFound: Number.isFinite(total) ? total : records,
     stateInfo: text(holder, 'StateInfo') ?? '',
     nodes,

@@ -4,7 +4,7 @@
 import type { Agent } from 'node:https';
 import type { ClientVault, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
 import { BadRequestError, RISError } from '../../../kernel/sdk/index.ts';
-import type { NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
+import type { HttpAnswer, NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
 import {
   busyAnswer,
   DEFAULT_RETRY,
@@ -26,7 +26,9 @@ import { DeviceMerger } from './devices.ts';
 import { readPages } from './paging.ts';
 import { ClusterRateLimiter } from './rate-limiter.ts';
 import type { RisAnswer } from './summary.ts';
-import { summarise } from './summary.ts';
+import { summarise, summariseCti } from './summary.ts';
+import type { CtiCriteria, CtiItem, CtiPage } from './cti.ts';
+import { buildCtiEnvelope, CTI_OPERATION, readCtiAnswer } from './cti.ts';
 import { RisSchemaCache } from './schema-cache.ts';
 import type { FetchOptions, RisDownloadResult } from './toolkit.ts';
 import { downloadRisWsdl, fetchRisWsdl } from './toolkit.ts';
@@ -72,6 +74,16 @@ export interface RisQuery {
   stateInfo?: string;
   /** Unique devices in this answer at most; default 2000. */
   maxDevices?: number;
+  /** Requests this answer may spend of the cluster's budget; default 5. */
+  maxRequests?: number;
+}
+
+export interface CtiQuery {
+  criteria: CtiCriteria;
+  /** A `state_info` cursor from an earlier answer of the same query, to continue it. */
+  stateInfo?: string;
+  /** Items in this answer at most; default 2000. */
+  maxItems?: number;
   /** Requests this answer may spend of the cluster's budget; default 5. */
   maxRequests?: number;
 }
@@ -202,12 +214,15 @@ export class RisService {
     const merger = new DeviceMerger(earlier);
     const soapAction = wsdl.soapActions.get(q.operation) ?? q.operation;
     const outcome = await this.#withAgent(node, (agent) =>
-      readPages({
+      readPages<RisPage>({
         stateInfo,
         maxRequests: Math.max(1, q.maxRequests ?? 5),
         maxDevices: Math.max(1, q.maxDevices ?? 2000),
         perRequest,
-        merger,
+        size: () => merger.size,
+        take: (page) => {
+          for (const n of page.nodes) for (const d of n.devices) merger.add(d);
+        },
         send: (si, max) =>
           this.#select(
             node,
@@ -221,7 +236,8 @@ export class RisService {
       }),
     );
     let cursor: string | undefined;
-    if (outcome.complete) this.#continuations.drop(heldId);
+    // Finished (complete, or done but with records that moved: nothing is left to continue).
+    if (outcome.complete || outcome.stateInfo === '') this.#continuations.drop(heldId);
     else
       cursor = encodeCursor(
         this.#continuations.save(ctx.owner, heldId, merger.scores()),
@@ -236,8 +252,70 @@ export class RisService {
     });
   }
 
+  async queryCti(vault: ClientVault, host: string, q: CtiQuery, signal?: AbortSignal): Promise<RisAnswer> {
+    return this.queryCtiEndpoint(await this.endpoint(vault, host), q, {
+      owner: vault.client,
+      host,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** selectCtiItem, every page with StateInfo within the budgets; items are per node, never merged. */
+  async queryCtiEndpoint(node: NodeEndpoint, q: CtiQuery, ctx: QueryContext): Promise<RisAnswer> {
+    const wsdl = this.schema.require(CTI_OPERATION);
+    const { maxReturnedItems: perRequest, ...selection } = q.criteria;
+    const fingerprint = queryFingerprint([
+      ctx.owner,
+      (ctx.host ?? clusterKey(node)).toLowerCase(),
+      CTI_OPERATION,
+      selection,
+    ]);
+    let stateInfo = '';
+    if (q.stateInfo !== undefined && q.stateInfo !== '') {
+      const cursor = decodeCursor(q.stateInfo);
+      if (cursor.fingerprint !== fingerprint)
+        throw new BadRequestError(
+          'this state_info belongs to another query (caller, host, operation or criteria differ)',
+        );
+      stateInfo = cursor.stateInfo;
+    }
+    const items: CtiItem[] = [];
+    const soapAction = wsdl.soapActions.get(CTI_OPERATION) ?? CTI_OPERATION;
+    const outcome = await this.#withAgent(node, (agent) =>
+      readPages<CtiPage>({
+        stateInfo,
+        maxRequests: Math.max(1, q.maxRequests ?? 5),
+        maxDevices: Math.max(1, q.maxItems ?? 2000),
+        perRequest,
+        size: () => items.length,
+        take: (page) => {
+          for (const n of page.nodes) items.push(...n.items);
+        },
+        send: (si, max) =>
+          this.#post(
+            node,
+            agent,
+            CTI_OPERATION,
+            soapAction,
+            buildCtiEnvelope({ ...q.criteria, maxReturnedItems: max }, si),
+            ctx.signal,
+            readCtiAnswer,
+            'items',
+          ),
+      }),
+    );
+    const cluster = clusterKey(node);
+    return summariseCti(outcome, items, {
+      // Nothing is held for CTI items (they are not merged across calls): the cursor only carries StateInfo.
+      ...(outcome.complete || outcome.stateInfo === ''
+        ? {}
+        : { cursor: encodeCursor('', outcome.stateInfo, fingerprint) }),
+      rate: { per_minute: this.limiter.limitOf(cluster), remaining: this.limiter.remaining(cluster) },
+    });
+  }
+
   /** One selectCmDevice(Ext) request: a slot of the cluster's window first, then the POST. */
-  async #select(
+  #select(
     node: NodeEndpoint,
     agent: Agent,
     operation: RisOperation,
@@ -246,8 +324,22 @@ export class RisService {
     stateInfo: string,
     signal: AbortSignal | undefined,
   ): Promise<RisPage> {
-    const cluster = clusterKey(node);
     const body = buildSelectEnvelope(operation, criteria, stateInfo);
+    return this.#post(node, agent, operation, soapAction, body, signal, readSelectAnswer, 'devices');
+  }
+
+  /** One RisPort70 POST of `body`, read by `read`; the node's rate fault becomes RisRateLimitError. */
+  async #post<T>(
+    node: NodeEndpoint,
+    agent: Agent,
+    operation: string,
+    soapAction: string,
+    body: string,
+    signal: AbortSignal | undefined,
+    read: (answer: HttpAnswer, host: string) => T,
+    what: string,
+  ): Promise<T> {
+    const cluster = clusterKey(node);
     const maxBytes = this.#o.maxAnswerBytes ?? 32 * 1024 * 1024;
     // Each attempt takes its own slot: a retried request may have reached the node and been counted there.
     // A query only reads: retried after network errors and busy answers (503, 429) within the budget.
@@ -269,9 +361,9 @@ export class RisService {
         });
       },
       { busy: busyAnswer, ...(signal ? { signal } : {}) },
-    ).catch(tooLarge(node, maxBytes, 'an answer (ask fewer devices per request)'));
+    ).catch(tooLarge(node, maxBytes, `an answer (ask fewer ${what} per request)`));
     try {
-      return readSelectAnswer(answer, `${node.host}:${node.port}`);
+      return read(answer, `${node.host}:${node.port}`);
     } catch (err) {
       if (!(err instanceof RisNodeRateFault)) throw err;
       const seconds = this.limiter.nodeRefused(cluster, err.nodeLimit);

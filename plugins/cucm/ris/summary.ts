@@ -1,12 +1,27 @@
 // The JSON a query answers (the risport_query tool returns it as is): what was read, what stopped it,
 // one record per device, and counts an agent would otherwise compute from thousands of records.
 import type { RisOperation } from './constants.ts';
+import type { CtiItem } from './cti.ts';
 import type { DeviceMerger, MergedDevice } from './devices.ts';
-import type { NodeTally, PagingOutcome } from './paging.ts';
+import type { ChangedNode, NodeTally, PagingOutcome } from './paging.ts';
+
+/** The coded reason of an answer whose nodes' records changed while it paged. */
+function shifted(changed: ChangedNode[] | undefined): Pick<RisAnswer, 'incomplete'> {
+  if (!changed || changed.length === 0) return {};
+  const what = changed.map((c) => `${c.node} from ${c.from} to ${c.to}`).join(', ');
+  return {
+    incomplete: {
+      code: 'ROWS_SHIFTED',
+      reason: `the records the nodes page through changed while this query paged (${what}), so a record may have been skipped; repeat the query without state_info`,
+    },
+  };
+}
 
 export interface RisAnswer {
-  operation: RisOperation;
+  operation: RisOperation | 'selectCtiItem';
   complete: boolean;
+  /** Why a finished query is not complete: a node's records changed between its pages. */
+  incomplete?: { code: 'ROWS_SHIFTED'; reason: string };
   stopped_because?: PagingOutcome['stoppedBecause'];
   retry_after_seconds?: number;
   error?: { code: string; message: string };
@@ -24,6 +39,8 @@ export interface RisAnswer {
   nodes: (NodeTally & { devices: number })[];
   by_status: Record<string, number>;
   devices: MergedDevice[];
+  /** selectCtiItem: the CTI connections (and the devices or lines they control), node by node. */
+  cti_items?: CtiItem[];
   /** The cluster's RisPort budget as this server sees it after the call. */
   rate_limit: { per_minute: number; remaining: number };
 }
@@ -44,6 +61,7 @@ export function summarise(
   return {
     operation,
     complete: outcome.complete,
+    ...shifted(outcome.changed),
     ...(outcome.stoppedBecause ? { stopped_because: outcome.stoppedBecause } : {}),
     ...(outcome.retryAfterSeconds !== undefined ? { retry_after_seconds: outcome.retryAfterSeconds } : {}),
     ...(outcome.error ? { error: outcome.error } : {}),
@@ -57,6 +75,41 @@ export function summarise(
     nodes: outcome.nodes.map((n) => ({ ...n, devices: perNode.get(n.name) ?? 0 })),
     by_status: byStatus,
     devices,
+    rate_limit: o.rate,
+  };
+}
+
+/**
+ * A selectCtiItem answer in the same envelope: records_read counts the items, by_status counts them by
+ * the status of what was asked (application, device or line), and the items go in cti_items.
+ */
+export function summariseCti(
+  outcome: PagingOutcome,
+  items: CtiItem[],
+  o: { cursor?: string; rate: RisAnswer['rate_limit'] },
+): RisAnswer {
+  const byStatus: Record<string, number> = {};
+  for (const i of items) {
+    const status = i.line?.status ?? i.device?.status ?? i.app_status;
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+  }
+  return {
+    operation: 'selectCtiItem',
+    complete: outcome.complete,
+    ...shifted(outcome.changed),
+    ...(outcome.stoppedBecause ? { stopped_because: outcome.stoppedBecause } : {}),
+    ...(outcome.retryAfterSeconds !== undefined ? { retry_after_seconds: outcome.retryAfterSeconds } : {}),
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(o.cursor ? { state_info: o.cursor } : {}),
+    ...(outcome.shape ? { answer_shape: outcome.shape } : {}),
+    requests: outcome.requests,
+    records_read: items.length,
+    duplicates_merged: 0,
+    devices_returned: 0,
+    nodes: outcome.nodes.map((n) => ({ ...n, devices: 0 })),
+    by_status: byStatus,
+    devices: [],
+    cti_items: items,
     rate_limit: o.rate,
   };
 }

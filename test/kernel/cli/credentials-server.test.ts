@@ -24,8 +24,9 @@ describe('ucmcp credentials with the server running', () => {
     const before = await s.fails('admin', 'cucm_get_version', { host: cucm.name });
     assert.equal(before.error, 'CredentialError', before.message);
 
-    const caFile = join(s.k.stateDir, 'lab-ca.pem');
-    writeFileSync(caFile, s.lab.info.caCertPem);
+    // The lab's nodes present self-signed certificates, as real ones do: the operator pins the node's own.
+    const certFile = join(s.k.stateDir, 'cucm-pub.pem');
+    writeFileSync(certFile, cucm.certPem ?? '');
     const mark = s.mark();
     const stored = await runUcmcp(
       [
@@ -41,8 +42,8 @@ describe('ucmcp credentials with the server running', () => {
         cucm.credentials.axl?.user ?? '',
         '--address',
         `${cucm.host}:${https}`,
-        '--ca-cert',
-        caFile,
+        '--cert',
+        certFile,
         '--password-stdin',
       ],
       {

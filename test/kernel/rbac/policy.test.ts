@@ -42,6 +42,7 @@ describe('RBAC policy', () => {
       'cucm_os_delete_credentials',
       'cucm_phone_delete_credentials',
       'cuc_os_trust_fingerprint',
+      'imp_trust_certificate',
       'cucm_download_axl_toolkit',
     ]) {
       assert.ok(toolPermitted(admin, t), `admin: ${t}`);

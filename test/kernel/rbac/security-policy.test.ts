@@ -12,6 +12,7 @@ import { profileSchema, type Profile } from '../../../kernel/rbac/profile-schema
 import { z, type ToolDefinition, type ZodShape } from '../../../kernel/sdk/index.ts';
 import cupiCall from '../../../plugins/cuc/tools/cupi-call.ts';
 import { RIS_OPERATIONS } from '../../../plugins/cucm/ris/constants.ts';
+import { CTI_OPERATION } from '../../../plugins/cucm/ris/cti.ts';
 import cucmOsRunCommand from '../../../plugins/cucm/tools/os-run-command.ts';
 import { risportQueryInput } from '../../../plugins/cucm/tools/risport-query.ts';
 import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
@@ -398,9 +399,15 @@ describe('default profiles against least privilege: VOS CLI', () => {
 describe('default allowlists name only what the tools implement', () => {
   it('every RIS operation in a default profile is one cucm_risport_query accepts', () => {
     const accepted = z.object(risportQueryInput).shape.operation;
+    const kind = z.object(risportQueryInput).shape.kind;
     for (const role of ROLES) {
       for (const op of profiles[role].allowlists.ris.allow) {
         assert.ok(!op.includes('*'), `${role}: RIS entries are exact operation names (${op})`);
+        // selectCtiItem is asked for with kind: 'cti', the device operations by name.
+        if (op === CTI_OPERATION) {
+          assert.equal(kind.safeParse('cti').success, true, `${role}: cucm_risport_query cannot ask ${op}`);
+          continue;
+        }
         assert.ok(
           (RIS_OPERATIONS as readonly string[]).includes(op),
           `${role}: RIS ${op} is not implemented`,
@@ -408,7 +415,10 @@ describe('default allowlists name only what the tools implement', () => {
         assert.equal(accepted.safeParse(op).success, true, `${role}: cucm_risport_query refuses ${op}`);
       }
       for (const op of profiles[role].allowlists.ris.deny)
-        assert.ok((RIS_OPERATIONS as readonly string[]).includes(op), `${role}: RIS deny ${op}`);
+        assert.ok(
+          [...RIS_OPERATIONS, CTI_OPERATION].includes(op as (typeof RIS_OPERATIONS)[number]),
+          `${role}: RIS deny ${op}`,
+        );
     }
   });
 });

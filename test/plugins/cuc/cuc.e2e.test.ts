@@ -24,11 +24,12 @@ describe('cuc tools through MCP', () => {
     await s.stop();
   });
 
-  it('lists the 13 tools of the spec and refuses each outside the product scope', async () => {
+  it('lists the 13 tools of the spec and cuc_trust_certificate, and refuses each outside the product scope', async () => {
     const names = (await s.mcp.admin.client.listTools()).tools
       .map((t) => t.name)
       .filter((n) => n.startsWith('cuc_'));
-    assert.equal(names.length, 13, names.join(', '));
+    assert.equal(names.length, 14, names.join(', '));
+    assert.ok(names.includes('cuc_trust_certificate'), names.join(', '));
     await assertRefusedOutsideScope(s, names, cuc.name);
   });
 

@@ -42,6 +42,15 @@ describe('cucm AXL tools with the real 15.0 schema', () => {
         phone?.children?.some((c) => c.name === f),
         f,
       );
+    // What only the XSD says: required fields and enumerations (XProduct has hundreds of values).
+    const kids = (phone?.children ?? []) as {
+      name: string;
+      required?: boolean;
+      enumeration_total?: number;
+    }[];
+    assert.equal(kids.find((c) => c.name === 'commonPhoneConfigName')?.required, true);
+    assert.equal(kids.find((c) => c.name === 'description')?.required, false);
+    assert.ok((kids.find((c) => c.name === 'product')?.enumeration_total ?? 0) > 200);
 
     const got = await s.ok('auditor', 'cucm_axl_call', {
       host,

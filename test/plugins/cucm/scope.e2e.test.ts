@@ -1,5 +1,5 @@
-// All 20 cucm_ tools are listed for a client in scope and refused, audited with the host, for an
-// admin-profile client whose product scope leaves CUCM out.
+// All 21 cucm_ tools (the spec's 20 and cucm_trust_certificate) are listed for a client in scope and
+// refused, audited with the host, for an admin-profile client whose product scope leaves CUCM out.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -16,6 +16,8 @@ const SPEC_TOOLS = [
   'cucm_delete_credentials',
   'cucm_os_delete_credentials',
   'cucm_os_trust_fingerprint',
+  // Issue 20: trust on first use of a node's HTTPS certificate, beside the spec's table.
+  'cucm_trust_certificate',
   'cucm_list_credentials',
   'cucm_get_version',
   'cucm_list_axl_operations',

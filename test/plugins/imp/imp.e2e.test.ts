@@ -24,11 +24,12 @@ describe('imp tools through MCP', () => {
     await s.stop();
   });
 
-  it('lists the 14 tools of the spec and refuses each outside the product scope', async () => {
+  it('lists the 14 tools of the spec and imp_trust_certificate, and refuses each outside the product scope', async () => {
     const names = (await s.mcp.admin.client.listTools()).tools
       .map((t) => t.name)
       .filter((n) => n.startsWith('imp_'));
-    assert.equal(names.length, 14, names.join(', '));
+    assert.equal(names.length, 15, names.join(', '));
+    assert.ok(names.includes('imp_trust_certificate'), names.join(', '));
     await assertRefusedOutsideScope(s, names, imp.name);
   });
 

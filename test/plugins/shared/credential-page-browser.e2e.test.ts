@@ -21,7 +21,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { chromiumSkip, launchPinnedChromium } from '../../helpers/pinned-chromium.ts';
 import { startupToken } from '../../helpers/mcp-client.ts';
-import { startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
+import { labPinArgs, startProductStack, type ProductStack } from '../../helpers/product-stack.ts';
 
 const skip = chromiumSkip(
   'the credential page browser test',
@@ -150,7 +150,7 @@ describe(
             host: node.name,
             username: cred.user,
             address: `${node.host}:${node.ports.https}`,
-            ca_cert_pem: s.lab.info.caCertPem,
+            ...labPinArgs(s.lab, node),
           },
         });
         assert.equal(r.isError, undefined, JSON.stringify(r.structuredContent));
@@ -209,7 +209,7 @@ describe(
             host: node.name,
             username: cred.user,
             address: `${node.host}:${node.ports.https}`,
-            ca_cert_pem: s.lab.info.caCertPem,
+            ...labPinArgs(s.lab, node),
           },
         });
         assert.equal(r.isError, undefined, JSON.stringify(r.structuredContent));

@@ -2,7 +2,8 @@
 // (ca_cert_pem). Through the real tools: every call is refused with ConnectivityError naming the pinned
 // and the presented certificate by SHA-256 fingerprint, never silently accepted; the pinned certificate
 // works again as soon as the node presents it. A renewal by the pinned CA is accepted: that is what
-// pinning a CA means.
+// pinning a CA means. The lab's nodes are CA-signed here (certificates: 'lab-ca'), so that a CA can be
+// pinned at all; certificate-trust.e2e.test.ts covers the default self-signed nodes.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
@@ -30,7 +31,10 @@ describe('hostile node: a TLS certificate that changes', () => {
   let cuc: LabNodeInfo;
   let cucm: LabNodeInfo;
   before(async () => {
-    s = await startProductStack({ seedVaultFor: ['admin', 'operator', 'auditor'] });
+    s = await startProductStack({
+      lab: { certificates: 'lab-ca' },
+      seedVaultFor: ['admin', 'operator', 'auditor'],
+    });
     cuc = s.node('cuc');
     cucm = s.node('cucm');
     await s.ok('admin', 'cucm_download_axl_toolkit', { host: cucm.name });
@@ -44,7 +48,7 @@ describe('hostile node: a TLS certificate that changes', () => {
     s.lab.state.hostile.set({ certificate: 'self-signed' }, [cuc.name]);
     const pinned = await presented(cuc);
     // Stored beside the seeded CA-pinned credential of the node, under a name of its own.
-    const { ca_cert_pem: _ca, ...cred } = labCredential(s.lab, cuc, 'cupi');
+    const { ca_cert_pem: _ca, cert_pem: _cert, ...cred } = labCredential(s.lab, cuc, 'cupi');
     const host = 'cuc-pinned.example.com';
     await s.ok('admin', 'cuc_store_credentials', { ...cred, host, cert_pem: pinned.toString() });
     const list = { host, resource: 'users' };

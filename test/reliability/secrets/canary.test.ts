@@ -36,6 +36,7 @@ import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
 import { seedServerKeys } from '../../helpers/keys.ts';
 import { connectMcp, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
 import { authorizeUrl, basicAuth, codeFlow, submitLogin } from '../../helpers/oauth.ts';
+import { labPinArgs } from '../../helpers/product-stack.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import { startTestLab } from '../../lab/helpers.ts';
 import { startSftpServer, type TestSftpServer } from '../../kernel/backup/sftp-server.ts';
@@ -155,7 +156,7 @@ describe('secret hygiene: no canary and no secret in anything observable', { tim
       username: n.credentials[kind]?.user,
       password,
       address: `${n.host}:${String(p)}`,
-      ...(kind === 'phone' ? {} : { ca_cert_pem: lab.info.caCertPem }),
+      ...(kind === 'os' ? {} : labPinArgs(lab, n)),
     };
   };
 

@@ -1,7 +1,6 @@
 import type { Database, Row } from '../../../informix/database.ts';
 import type { XmlValue } from '../../../xml/parse.ts';
 import { asArray, childOf, childText, isObject } from '../../../xml/parse.ts';
-import type { XmlOut } from '../../../xml/write.ts';
 import {
   CLASS_PHONE,
   CLASS_TRUNK,
@@ -11,7 +10,7 @@ import {
   PROTOCOLS,
   SIP_TRUNK_MODEL,
 } from '../../db/types.ts';
-import { fieldCell, uuidOf } from '../family-codec.ts';
+import { fieldCell, fkOut, uuidOf } from '../family-codec.ts';
 import type { Family, FieldSpec, NestedSpec } from '../family.ts';
 import { invalidRequest } from '../fault.ts';
 
@@ -41,11 +40,6 @@ const common: FieldSpec[] = [
   },
 ];
 
-function fkOut(db: Database, table: string, pkid: string | null | undefined, display: string): XmlOut {
-  const row = db.table(table).byPkid(pkid);
-  return row ? { '#text': row[display] ?? '', '@uuid': uuidOf(row.pkid) } : { '#text': '', '@uuid': '' };
-}
-
 /** Finds the directory number a phone line names, creating it as AXL addPhone does when it is new. */
 export function lineFor(db: Database, dirn: XmlValue | undefined): Row {
   const pattern = childText(dirn, 'pattern');
@@ -60,6 +54,7 @@ export function lineFor(db: Database, dirn: XmlValue | undefined): Row {
 }
 
 const lines: NestedSpec = {
+  skipIn: ['list'],
   shape: {
     name: 'lines',
     children: [
@@ -122,14 +117,29 @@ export const phoneFamily: Family = {
   keys: ['name'],
   rename: { element: 'newName', field: 'name' },
   where: { tkclass: CLASS_PHONE },
+  order: [
+    'name',
+    'description',
+    'product',
+    'model',
+    'class',
+    'protocol',
+    'protocolSide',
+    'callingSearchSpaceName',
+    'devicePoolName',
+    'securityProfileName',
+    'lines',
+    'ownerUserName',
+  ],
   fields: [
     { axl: 'name', column: 'name' },
     { axl: 'description', column: 'description' },
-    { axl: 'product', column: 'tkproduct', type: 'enum', values: PHONE_PRODUCTS },
-    { axl: 'model', column: 'tkmodel', type: 'enum', values: PHONE_PRODUCTS },
-    { axl: 'class', type: 'fixed', value: 'Phone' },
-    { axl: 'protocol', column: 'tkdeviceprotocol', type: 'enum', values: PROTOCOLS },
-    { axl: 'protocolSide', type: 'fixed', value: 'User' },
+    // What a device is cannot change after add; the model is derived from the product and only read.
+    { axl: 'product', column: 'tkproduct', type: 'enum', values: PHONE_PRODUCTS, skipIn: ['update'] },
+    { axl: 'model', column: 'tkmodel', type: 'enum', values: PHONE_PRODUCTS, skipIn: ['add', 'update'] },
+    { axl: 'class', type: 'fixed', value: 'Phone', skipIn: ['update'] },
+    { axl: 'protocol', column: 'tkdeviceprotocol', type: 'enum', values: PROTOCOLS, skipIn: ['update'] },
+    { axl: 'protocolSide', type: 'fixed', value: 'User', skipIn: ['update'] },
     ...common,
     { axl: 'ownerUserName', column: 'fkenduser', type: 'fk', table: 'enduser', display: 'userid' },
   ],
@@ -143,7 +153,7 @@ export const phoneFamily: Family = {
     'devicePoolName',
     'securityProfileName',
   ],
-  ops: ['get', 'list', 'add', 'update', 'remove'],
+  ops: ['get', 'list', 'add', 'update', 'remove', 'apply', 'reset', 'restart'],
   beforeAdd(values) {
     // The model follows the product unless given: AXL clients usually send only the product.
     values.tkmodel ??= values.tkproduct ?? null;
@@ -151,6 +161,7 @@ export const phoneFamily: Family = {
 };
 
 const destinations: NestedSpec = {
+  skipIn: ['list'],
   shape: {
     name: 'destinations',
     children: [
@@ -200,17 +211,18 @@ export const sipTrunkFamily: Family = {
   fields: [
     { axl: 'name', column: 'name' },
     { axl: 'description', column: 'description' },
-    { axl: 'product', type: 'fixed', value: MODELS[SIP_TRUNK_MODEL] as string },
-    { axl: 'class', type: 'fixed', value: 'Trunk' },
-    { axl: 'protocol', type: 'fixed', value: 'SIP' },
-    { axl: 'protocolSide', type: 'fixed', value: 'Network' },
+    { axl: 'product', type: 'fixed', value: MODELS[SIP_TRUNK_MODEL] as string, skipIn: ['update'] },
+    { axl: 'class', type: 'fixed', value: 'Trunk', skipIn: ['update'] },
+    { axl: 'protocol', type: 'fixed', value: 'SIP', skipIn: ['update'] },
+    { axl: 'protocolSide', type: 'fixed', value: 'Network', skipIn: ['update'] },
     ...common,
     { axl: 'srtpAllowed', column: 'srtpallowed', type: 'bool' },
   ],
   nested: [destinations],
   required: ['name', 'devicePoolName', 'securityProfileName'],
   search: ['name', 'description', 'devicePoolName'],
-  ops: ['get', 'list', 'add', 'update', 'remove'],
+  // 15.0 has resetSipTrunk and restartSipTrunk, but no applySipTrunk.
+  ops: ['get', 'list', 'add', 'update', 'remove', 'reset', 'restart'],
 };
 
 export const lineFamily: Family = {
@@ -224,11 +236,11 @@ export const lineFamily: Family = {
   fields: [
     { axl: 'pattern', column: 'dnorpattern' },
     { axl: 'description', column: 'description' },
-    { axl: 'usage', type: 'fixed', value: 'Device' },
+    { axl: 'usage', type: 'fixed', value: 'Device', skipIn: ['update'] },
     partitionField,
     { axl: 'alertingName', column: 'alertingname' },
   ],
   required: ['pattern'],
   search: ['pattern', 'description', 'routePartitionName'],
-  ops: ['get', 'list', 'add', 'update', 'remove'],
+  ops: ['get', 'list', 'add', 'update', 'remove', 'apply', 'reset', 'restart'],
 };

@@ -11,6 +11,7 @@ const partitionField: FieldSpec = {
 };
 
 const members: NestedSpec = {
+  skipIn: ['list'],
   shape: {
     name: 'members',
     children: [
@@ -71,7 +72,7 @@ export const routePartitionFamily: Family = {
   ],
   required: ['name'],
   search: ['name', 'description'],
-  ops: ['get', 'list', 'add', 'update', 'remove'],
+  ops: ['get', 'list', 'add', 'update', 'remove', 'apply', 'restart'],
 };
 
 export const cssFamily: Family = {
@@ -81,6 +82,7 @@ export const cssFamily: Family = {
   table: 'callingsearchspace',
   keys: ['name'],
   rename: { element: 'newName', field: 'name' },
+  order: ['description', 'members', 'name'],
   fields: [
     { axl: 'name', column: 'name' },
     { axl: 'description', column: 'description' },
@@ -110,5 +112,5 @@ export const devicePoolFamily: Family = {
   ],
   required: ['name', 'callManagerGroupName'],
   search: ['name'],
-  ops: ['get', 'list', 'add', 'update', 'remove'],
+  ops: ['get', 'list', 'add', 'update', 'remove', 'apply', 'reset', 'restart'],
 };

@@ -24,8 +24,15 @@ export const processNodeFamily: Family = {
     { axl: 'description', column: 'description' },
     { axl: 'mac', column: 'mac' },
     { axl: 'ipv6Name', column: 'ipv6name' },
-    { axl: 'nodeUsage', column: 'tknodeusage', type: 'enum', values: NODE_USAGES },
-    { axl: 'processNodeRole', column: 'tkprocessnoderole', type: 'enum', values: NODE_ROLES },
+    // Whether a node is the publisher is set at install, never through AXL.
+    { axl: 'nodeUsage', column: 'tknodeusage', type: 'enum', values: NODE_USAGES, skipIn: ['add', 'update'] },
+    {
+      axl: 'processNodeRole',
+      column: 'tkprocessnoderole',
+      type: 'enum',
+      values: NODE_ROLES,
+      skipIn: ['update'],
+    },
   ],
   required: ['name'],
   search: ['name', 'description', 'processNodeRole'],
@@ -45,11 +52,18 @@ export const callManagerFamily: Family = {
     { axl: 'autoRegistration/startDn', column: 'autoregistrationstartdn' },
     { axl: 'autoRegistration/endDn', column: 'autoregistrationenddn' },
     { axl: 'autoRegistration/autoRegistrationEnabled', column: 'autoregistrationenabled', type: 'bool' },
-    { axl: 'processNodeName', column: 'fkprocessnode', type: 'fk', table: 'processnode', display: 'name' },
+    {
+      axl: 'processNodeName',
+      column: 'fkprocessnode',
+      type: 'fk',
+      table: 'processnode',
+      display: 'name',
+      skipIn: ['update'],
+    },
   ],
   required: ['name'],
   search: ['name', 'description'],
-  ops: ['get', 'list', 'update'],
+  ops: ['get', 'list', 'update', 'apply', 'reset', 'restart'],
 };
 
 /** Service parameters, and enterprise parameters too: those sit on the EnterpriseWideData node. */
@@ -64,10 +78,10 @@ export const serviceParameterFamily: Family = {
     { axl: 'name', column: 'paramname' },
     { axl: 'service', column: 'tkservice', type: 'enum', values: SERVICES },
     { axl: 'value', column: 'paramvalue' },
-    { axl: 'valueType', column: 'tkparam', type: 'enum', values: PARAM_TYPES },
+    { axl: 'valueType', column: 'tkparam', type: 'enum', values: PARAM_TYPES, skipIn: ['update'] },
   ],
   required: ['processNodeName', 'name', 'service'],
-  search: ['processNodeName', 'service', 'name'],
+  search: ['processNodeName', 'service'],
   ops: ['get', 'list', 'update'],
 };
 
@@ -91,5 +105,5 @@ export const sipTrunkSecurityProfileFamily: Family = {
   ],
   required: ['name'],
   search: ['name', 'description'],
-  ops: ['get', 'list', 'add', 'update', 'remove'],
+  ops: ['get', 'list', 'add', 'update', 'remove', 'apply', 'reset'],
 };

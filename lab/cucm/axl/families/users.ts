@@ -9,6 +9,7 @@ import { AxlFault } from '../fault.ts';
 /** A write-only secret: stored as a credential digest, never returned by get or list. */
 function secret(name: string, kind: string, owner: 'fkenduser' | 'fkapplicationuser'): NestedSpec {
   return {
+    skipIn: ['list'],
     shape: { name },
     write(db, row, value) {
       const text = textOf(value) ?? '';
@@ -24,6 +25,7 @@ function groups(
   owner: 'fkenduser' | 'fkapplicationuser',
 ): NestedSpec {
   return {
+    skipIn: ['list'],
     shape: {
       name: 'associatedGroups',
       children: [{ name: 'userGroup', repeated: true, children: [{ name: 'name' }] }],
@@ -54,6 +56,7 @@ function deviceNames(value: XmlValue): string[] {
 }
 
 const associatedDevices: NestedSpec = {
+  skipIn: ['list'],
   shape: { name: 'associatedDevices', children: [{ name: 'device', repeated: true }] },
   read(db, row) {
     const names = db
@@ -88,9 +91,27 @@ export const userFamily: Family = {
   table: 'enduser',
   keys: ['userid'],
   rename: { element: 'newUserid', field: 'userid' },
+  order: [
+    'firstName',
+    'displayName',
+    'middleName',
+    'lastName',
+    'userid',
+    'password',
+    'pin',
+    'mailid',
+    'department',
+    'associatedDevices',
+    'associatedGroups',
+    'enableMobility',
+    'imAndPresenceEnable',
+    'directoryUri',
+    'telephoneNumber',
+    'title',
+  ],
   fields: [
     { axl: 'firstName', column: 'firstname' },
-    { axl: 'displayName', column: 'displayname' },
+    { axl: 'displayName', column: 'displayname', skipIn: ['list'] },
     { axl: 'middleName', column: 'middlename' },
     { axl: 'lastName', column: 'lastname' },
     { axl: 'userid', column: 'userid' },
@@ -121,8 +142,8 @@ export const appUserFamily: Family = {
   keys: ['userid'],
   rename: { element: 'newUserid', field: 'userid' },
   fields: [
+    // XAppUser has no description (the applicationuser column stays for SQL).
     { axl: 'userid', column: 'name' },
-    { axl: 'description', column: 'description' },
   ],
   nested: [
     secret('password', CREDENTIAL_PASSWORD, 'fkapplicationuser'),

@@ -33,7 +33,7 @@ describe('cuc_security_audit end to end', () => {
       'international numbers allowed by: Default System Transfer, Default Transfer',
     );
     assert.equal(detail('CUC-RST-02'), 'long-distance numbers allowed by: Default System Transfer');
-    assert.match(detail('CUC-BKP-01'), /last backup started 4[56] days ago/);
+    assert.match(detail('CUC-BKP-01'), /last backup started 45 days ago/);
     assert.doesNotMatch(JSON.stringify(run.findings), /12345/, 'no PIN in a finding');
     if (pdfBytes !== undefined) assert.ok(pdfBytes > 1000, `PDF of ${pdfBytes} bytes`);
     // Identical evidence calls are made once: far inside the auditor's 120 CUPI and 120 SSH a minute.

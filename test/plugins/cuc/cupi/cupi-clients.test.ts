@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Lab, LabNodeInfo, RequestRecord } from '../../../../lab/index.ts';
-import { labNode } from '../../../../lab/index.ts';
+import { labNode, labTlsPin } from '../../../../lab/index.ts';
 import type { ClientVault } from '../../../../kernel/sdk/index.ts';
 import {
   BadRequestError,
@@ -49,7 +49,7 @@ describe('CupiClients against the lab', () => {
       password: o.password ?? creds.password,
       options: {
         address: o.address ?? `127.0.0.1:${cuc.ports.https as number}`,
-        ...(o.ca === false ? {} : { caCertPem: lab.info.caCertPem }),
+        ...(o.ca === false ? {} : labTlsPin(lab.info, cuc)),
       },
     });
     return view;
@@ -111,7 +111,7 @@ describe('CupiClients against the lab', () => {
     await bob.update('cuc', 'cupi', HOST, {
       username: (cuc.credentials.cupi as { user: string }).user,
       password: 'not-the-password',
-      options: { address: `127.0.0.1:${cuc.ports.https as number}`, caCertPem: lab.info.caCertPem },
+      options: { address: `127.0.0.1:${cuc.ports.https as number}`, ...labTlsPin(lab.info, cuc) },
     });
     await assert.rejects(c.version(bob, HOST), CUPIError);
     assert.equal(c.size, 3);
@@ -338,15 +338,17 @@ describe('CupiClients against the lab', () => {
     );
   });
 
-  it('verifies TLS: without the lab CA the node is refused', async () => {
+  it('verifies TLS: without a pin the self-signed node is refused, its certificate awaiting a decision', async () => {
     const noCa = await viewWith('frank', { ca: false });
     const mark = lab.state.log.requests.length;
     await assert.rejects(cupi.version(noCa, HOST), (err: unknown) => {
       assert.ok(err instanceof ConnectivityError);
-      assert.match(err.message, /TLS verification/);
+      assert.match(err.message, /first HTTPS connection to cuc host/);
+      assert.ok(err.message.includes(cuc.certFingerprint as string), err.message);
       return true;
     });
     assert.equal(received(mark).length, 0);
+    assert.equal(noCa.certificates.list('cuc')[0]?.state, 'pending');
   });
 
   describe('network failures', () => {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Lab } from '../../../../lab/index.ts';
-import { labNode } from '../../../../lab/index.ts';
+import { labNode, labTlsPin } from '../../../../lab/index.ts';
 import { allowlisted } from '../../../../kernel/rbac/policy.ts';
 import { profileSchema, type Profile } from '../../../../kernel/rbac/profile-schema.ts';
 import type { ClientVault, ToolContext, ToolDefinition, ZodShape } from '../../../../kernel/sdk/index.ts';
@@ -95,7 +95,7 @@ describe('CUPI tool replies on the lab', () => {
     await vault.store('cuc', 'cupi', HOST, {
       username: creds.user,
       password: creds.password,
-      options: { address: `127.0.0.1:${cuc.ports.https as number}`, caCertPem: lab.info.caCertPem },
+      options: { address: `127.0.0.1:${cuc.ports.https as number}`, ...labTlsPin(lab.info, cuc) },
     });
     cupi = new CupiClients({ retry: { backoffMs: [5] } });
   });
@@ -135,6 +135,7 @@ describe('CUPI tool replies on the lab', () => {
         rows_per_page: 100,
         count: 1,
         more: false,
+        complete: true,
         object_name: 'User',
         items: ['mlee'],
       },
@@ -142,6 +143,8 @@ describe('CUPI tool replies on the lab', () => {
     const first = await run(cupiList, { host: HOST, resource: 'users', sort: '(alias asc)', rowsPerPage: 4 });
     assert.equal(first.count, 4);
     assert.equal(first.more, true);
+    assert.equal(first.complete, false);
+    assert.equal(typeof first.cursor, 'string', 'a cursor to the next page');
     const none = await run(cupiList, { host: HOST, resource: 'users', query: '(alias is nobody)' });
     assert.deepEqual([none.total, none.count, none.more, none.items], [0, 0, false, []]);
   });

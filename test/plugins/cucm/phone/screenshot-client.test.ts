@@ -259,7 +259,14 @@ describe('phone screenshots over HTTPS (98xx), TLS always verified', () => {
   };
   before(async () => {
     const ca = loadOrCreateCa(state.dir);
-    const issued = loadOrIssueNodeCert(state.dir, ca, 'phone9861', ['127.0.0.1'], 365);
+    const issued = loadOrIssueNodeCert(
+      state.dir,
+      ca,
+      'phone9861',
+      { fqdn: 'sep9861.example' },
+      ['127.0.0.1'],
+      365,
+    );
     caCertPem = ca.certPem;
     caIssued = await listen('127.0.0.1', 0, handler, { ...issued, minVersion: 'TLSv1.2' });
     // A phone's own self-signed certificate, pinned by fingerprint.

@@ -42,7 +42,7 @@ describe('RisPort70 WSDL download from the lab', () => {
     const bytes = readFileSync(file);
     assert.deepEqual(result, {
       schema_folder: '70',
-      operations: ['selectCmDevice', 'selectCmDeviceExt'],
+      operations: ['selectCmDevice', 'selectCmDeviceExt', 'selectCtiItem'],
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
@@ -61,7 +61,7 @@ describe('RisPort70 WSDL download from the lab', () => {
     const s = r.service({ perMinute: 15 });
     const before = r.risRequests();
     const probe = await s.probeEndpoint(r.node);
-    assert.deepEqual(probe, { wsdl_operations: 2, authenticated: true, rate_budget_remaining: 15 });
+    assert.deepEqual(probe, { wsdl_operations: 3, authenticated: true, rate_budget_remaining: 15 });
     assert.equal(r.risRequests(), before);
     await assert.rejects(s.probeEndpoint({ ...r.node, password: 'wrong' }), (err: unknown) => {
       assert.ok(err instanceof RISError);

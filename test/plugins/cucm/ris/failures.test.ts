@@ -52,7 +52,7 @@ describe('RisPort70 failures', () => {
 
   it('an unverifiable certificate is a ConnectivityError, never accepted', async () => {
     const ris = r.service();
-    const { caCertPem: _unused, ...unpinned } = r.node;
+    const { caCertPem: _ca, certPem: _cert, ...unpinned } = r.node;
     await assert.rejects(ris.queryEndpoint(unpinned, QUERY, { owner: 'alice' }), (err: unknown) => {
       assert.ok(err instanceof ConnectivityError);
       assert.match(err.message, /TLS verification of 127\.0\.0\.1:\d+ failed/);

@@ -15,6 +15,7 @@ import type { RisService } from '../../../../plugins/cucm/ris/ris-service.ts';
 import downloadRisToolkit from '../../../../plugins/cucm/tools/download-ris-toolkit.ts';
 import risportQuery from '../../../../plugins/cucm/tools/risport-query.ts';
 import { startRisLab } from './helpers.ts';
+import { labTlsPin } from '../../../../lab/index.ts';
 import type { RisLab } from './helpers.ts';
 
 const HOST = 'cucm-pub.ris.example';
@@ -37,6 +38,7 @@ describe('RIS tool declarations', () => {
     const schema = z.object(risportQuery.input);
     assert.deepEqual(schema.parse({ host: 'h' }), {
       host: 'h',
+      kind: 'devices',
       operation: 'selectCmDeviceExt',
       device_class: 'Any',
       model: 255,
@@ -49,6 +51,12 @@ describe('RIS tool declarations', () => {
       max_returned_devices: 1000,
       max_devices: 2000,
       max_requests: 5,
+      cti_class: 'Provider',
+      cti_status: 'Any',
+      select_app_by: 'AppId',
+      app_items: [],
+      dev_names: [],
+      dir_numbers: [],
     });
     for (const bad of [
       { status: 'Registred' },
@@ -57,6 +65,9 @@ describe('RIS tool declarations', () => {
       { max_requests: 16 },
       { max_returned_devices: 2001 },
       { select_by: 'MAC' },
+      { kind: 'registrations' },
+      { kind: 'cti', cti_class: 'Application' },
+      { kind: 'cti', select_app_by: 'Name' },
     ])
       assert.equal(schema.safeParse({ host: 'h', ...bad }).success, false, JSON.stringify(bad));
   });
@@ -82,7 +93,7 @@ describe('RIS tool handlers with a real vault', () => {
     await view.store('cucm', 'axl', HOST, {
       username: r.node.username,
       password: r.node.password,
-      options: { address: `127.0.0.1:${r.node.port}`, caCertPem: r.node.caCertPem as string },
+      options: { address: `127.0.0.1:${r.node.port}`, ...labTlsPin(r.lab.info, r.cucm) },
     });
     ris = r.service();
   });
@@ -110,6 +121,7 @@ describe('RIS tool handlers with a real vault', () => {
     assert.deepEqual((dl.structured as { operations: string[] }).operations, [
       'selectCmDevice',
       'selectCmDeviceExt',
+      'selectCtiItem',
     ]);
     const first = (await risportQuery.handler(query, ctx())).structured as Record<string, unknown>;
     assert.equal(first.host, HOST);

@@ -12,6 +12,7 @@ import { generateSelfSigned } from '../../../helpers/self-signed.ts';
 import { vaultFixture, type VaultFixture } from '../../../kernel/vault/vault-fixture.ts';
 import type { AxlLab } from './helpers.ts';
 import { FAST_RETRY, startAxlLab } from './helpers.ts';
+import { labTlsPin } from '../../../../lab/index.ts';
 
 const HOST = 'cucm-pub';
 const PHONE = 'SEP0A1B2C3D4E01';
@@ -71,7 +72,7 @@ describe('AXL connections across calls', () => {
     secret = {
       username: t.node.username,
       password: t.node.password,
-      options: { address: `127.0.0.1:${relay.port}`, caCertPem: t.node.caCertPem as string },
+      options: { address: `127.0.0.1:${relay.port}`, ...labTlsPin(t.lab.info, t.cucm) },
     };
     await vault.store('cucm', 'axl', HOST, secret);
     conns = new AxlConnections({ product: 'cucm', cache: t.cache, retry: FAST_RETRY });

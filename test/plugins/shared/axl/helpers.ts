@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Lab, LabNodeInfo, LabOptions } from '../../../../lab/index.ts';
-import { labNode, startLab } from '../../../../lab/index.ts';
+import { labNode, labTlsPin, startLab } from '../../../../lab/index.ts';
 import { AxlSchemaCache } from '../../../../plugins/_shared/axl/schema-cache.ts';
 import type { NodeEndpoint } from '../../../../plugins/_shared/axl/transport.ts';
 
@@ -21,7 +21,7 @@ export interface AxlLab {
   stop(): Promise<void>;
 }
 
-/** The lab CUCM and its AXL (and RisPort70) endpoint: loopback, the AXL login, the lab CA pinned. */
+/** The lab CUCM and its AXL (and RisPort70) endpoint: loopback, the AXL login, its certificate pinned. */
 export function labCucmEndpoint(lab: Lab): { cucm: LabNodeInfo; node: NodeEndpoint } {
   const cucm = labNode(lab.info, 'cucm');
   const creds = cucm.credentials.axl;
@@ -33,7 +33,7 @@ export function labCucmEndpoint(lab: Lab): { cucm: LabNodeInfo; node: NodeEndpoi
       port: cucm.ports.https as number,
       username: creds.user,
       password: creds.password,
-      caCertPem: lab.info.caCertPem,
+      ...labTlsPin(lab.info, cucm),
     },
   };
 }

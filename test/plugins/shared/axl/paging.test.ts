@@ -33,8 +33,8 @@ describe('AXL paging against the lab CUCM', () => {
   it('pages a list operation with skip/first and a cursor', async () => {
     const p1 = await listPage(client, 'listPhone', { name: 'SEP%' }, { name: '' }, 0, 5);
     assert.equal(p1.items.length, 5);
-    assert.deepEqual(p1.cursor, { skip: 5 });
-    const p2 = await listPage(client, 'listPhone', { name: 'SEP%' }, { name: '' }, 5, 5);
+    assert.equal(p1.cursor?.skip, 5);
+    const p2 = await listPage(client, 'listPhone', { name: 'SEP%' }, { name: '' }, p1.cursor!, 5);
     assert.equal(new Set([...names(p1.items), ...names(p2.items)]).size, 10);
     const all = await listAll(client, 'listPhone', { name: 'SEP%' }, { name: '' }, { pageSize: 20 });
     assert.equal(all.items.length, total);
@@ -50,6 +50,11 @@ describe('AXL paging against the lab CUCM', () => {
       { pageSize: 20, budgetBytes: 1500 },
     );
     assert.ok(cut.cursor && cut.items.length === cut.cursor.skip && cut.items.length < total);
+    assert.equal(
+      cut.cursor.tail?.length,
+      Math.min(6, cut.items.length),
+      'the cursor remembers where it stopped',
+    );
     const rest = await listAll(
       client,
       'listPhone',
@@ -67,7 +72,7 @@ describe('AXL paging against the lab CUCM', () => {
     };
     const page = await listPage(sloppy as unknown as AxlClient, 'listLine', { pattern: '%' }, {}, 0, 3);
     assert.equal(page.items.length, 3);
-    assert.deepEqual(page.cursor, { skip: 3 });
+    assert.equal(page.cursor?.skip, 3);
   });
 
   it('chunks executeSQLQuery when the node answers "Query request too large"', async () => {

@@ -110,6 +110,38 @@ describe('VOS CLI shell pool against the lab over SSH', () => {
     assert.equal(fx.lab.state.cucm.os.tlsMinVersion, '1.2');
   });
 
+  it("answers file get's [y/n]? question with n too, instead of waiting out the budget", async () => {
+    const noc = await fx.client('noc');
+    const err = await pool
+      .run(noc, 'cucm', CUCM_HOST, 'file get activelog platform/drf/log/drfMaster.log', { timeoutMs: 5_000 })
+      .catch((e: unknown) => e);
+    assert.ok(err instanceof SSHError, String(err));
+    assert.match(err.message, /asks for confirmation.*answered "n"/);
+    assert.deepEqual(
+      fx.commands('file get activelog platform/drf/log/drfMaster.log').map((c) => c.outcome),
+      ['cancelled'],
+    );
+    assert.match((await pool.run(noc, 'cucm', CUCM_HOST, 'show tls min-version')).output, /TLS minimum/);
+  });
+
+  it('reads file view whole through the options: pager, and the shell stays in step', async () => {
+    const noc = await fx.client('noc');
+    const viewed = await pool.run(
+      noc,
+      'cucm',
+      CUCM_HOST,
+      'file view activelog platform/drf/log/drfMaster.log',
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const rows = viewed.output.split('\n');
+    assert.equal(rows.length, 215, 'every line of the file once');
+    assert.equal(new Set(rows).size, 215);
+    assert.doesNotMatch(viewed.output, /options:|end of the file reached/);
+    assert.match((await pool.run(noc, 'cucm', CUCM_HOST, 'show tls min-version')).output, /TLS minimum/);
+  });
+
   it('refuses newline, control and ANSI commands before anything is sent', async () => {
     const noc = await fx.client('noc');
     const count = fx.lab.state.log.commands.length;

@@ -1,0 +1,3 @@
+import { trustCertificateTool } from '../../_shared/tools/trust-certificate.ts';
+
+export default trustCertificateTool('imp');
