@@ -15,7 +15,13 @@ import { axlRows, footprintRows, throughputRows } from './support/figure-rows.ts
 import { markdownTable, writeReadme, type Figure } from './support/figures.ts';
 import { spawnTsx } from './support/proc.ts';
 
-const EXTRAS = ['bench/vault.ts', 'bench/vos-shell.ts', 'bench/tool-surface.ts', 'bench/lab-enterprise.ts'];
+const EXTRAS = [
+  'bench/vault.ts',
+  'bench/vos-shell.ts',
+  'bench/tool-surface.ts',
+  'bench/lab-enterprise.ts',
+  'bench/lab-sql.ts',
+];
 // The enterprise lab (generation, start and three whole reads each way) takes minutes on a loaded machine.
 const EXTRA_TIMEOUT_MS = 600_000;
 

@@ -8,6 +8,7 @@ import {
   type CertificateEntry,
   type KnownCertificatesFile,
 } from './known-certificates-file.ts';
+import { decidedEntry, statusesOf } from './trust-entry.ts';
 import type { VaultAudit, VaultLogger } from './vault-types.ts';
 
 export type CertificateState = 'trusted' | 'pending' | 'rejected';
@@ -264,20 +265,14 @@ export class ClientCertificates {
     }
 
     const now = new Date().toISOString();
-    const next: CertificateEntry = {
-      ...entry,
-      rejected: entry.rejected.filter((r) => r.fingerprint !== fp),
-    };
-    if (action === 'trust') {
-      next.pinned = { fingerprint: fp, pem: pem as string, at: now };
-      delete next.pending;
-    } else {
-      if (next.pinned?.fingerprint === fp) delete next.pinned;
-      if (next.pending?.fingerprint === fp) delete next.pending;
-      next.rejected = [...next.rejected, { fingerprint: fp, ...(pem ? { pem } : {}), at: now }].slice(
-        -MAX_REJECTED_CERTIFICATES,
-      );
-    }
+    const next = decidedEntry(
+      entry,
+      fp,
+      action,
+      { fingerprint: fp, pem: pem as string, at: now },
+      { fingerprint: fp, ...(pem ? { pem } : {}), at: now },
+      MAX_REJECTED_CERTIFICATES,
+    );
     const auditAction = action === 'trust' ? 'trusted' : 'rejected';
     const base = {
       event: 'TRUSTED' as const,
@@ -314,13 +309,7 @@ export class ClientCertificates {
   /** Trust state of every host this client has met a certificate on (or one product's). */
   list(product?: Product): CertificateStatus[] {
     const only = product === undefined ? undefined : checkProduct(product);
-    const out: CertificateStatus[] = [];
-    for (const [slot, entry] of Object.entries(this.#file.read().hosts)) {
-      const i = slot.indexOf('/');
-      const p = slot.slice(0, i) as Product;
-      if (only === undefined || p === only) out.push(status(p, slot.slice(i + 1), entry));
-    }
-    return out.sort((a, b) => `${a.product}/${a.host}`.localeCompare(`${b.product}/${b.host}`));
+    return statusesOf(this.#file.read().hosts, only, status);
   }
 
   #refused(p: Product, h: string, requested: string, fp: string | undefined, reason: string): void {

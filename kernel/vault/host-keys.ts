@@ -2,6 +2,7 @@ import { CredentialError, SSHError } from '../errors/index.ts';
 import { isProduct, normaliseHost, type Product } from './identity.ts';
 import { normaliseFingerprint } from './fingerprint.ts';
 import { MAX_REJECTED_PER_HOST, type HostEntry, type KnownHostsFile } from './known-hosts-file.ts';
+import { decidedEntry, statusesOf } from './trust-entry.ts';
 import type { VaultAudit, VaultLogger } from './vault-types.ts';
 
 export type HostKeyState = 'trusted' | 'pending' | 'rejected';
@@ -199,16 +200,15 @@ export class ClientHostKeys {
     }
 
     const now = new Date().toISOString();
-    const next: HostEntry = { ...entry, rejected: entry.rejected.filter((r) => r.fingerprint !== fp) };
     const keyType = [entry.pending, entry.pinned].find((k) => k?.fingerprint === fp)?.keyType;
-    if (action === 'trust') {
-      next.pinned = { fingerprint: fp, ...(keyType ? { keyType } : {}), at: now };
-      delete next.pending;
-    } else {
-      if (next.pinned?.fingerprint === fp) delete next.pinned;
-      if (next.pending?.fingerprint === fp) delete next.pending;
-      next.rejected = [...next.rejected, { fingerprint: fp, at: now }].slice(-MAX_REJECTED_PER_HOST);
-    }
+    const next = decidedEntry(
+      entry,
+      fp,
+      action,
+      { fingerprint: fp, ...(keyType ? { keyType } : {}), at: now },
+      { fingerprint: fp, at: now },
+      MAX_REJECTED_PER_HOST,
+    );
 
     // Audit first: if the record cannot be written, AuditLog throws and the decision is not saved.
     this.#audit.write({ ...base, status: 'OK', fingerprint: fp });
@@ -255,12 +255,7 @@ export class ClientHostKeys {
   /** Trust state of every host this client has connected to (or one product's). */
   list(product?: Product): HostKeyStatus[] {
     const only = product === undefined ? undefined : sshProduct(product);
-    const out: HostKeyStatus[] = [];
-    for (const [slot, entry] of Object.entries(this.#file.read().hosts)) {
-      const [p, h] = splitSlot(slot);
-      if (only === undefined || p === only) out.push(status(p, h, entry));
-    }
-    return out.sort((a, b) => `${a.product}/${a.host}`.localeCompare(`${b.product}/${b.host}`));
+    return statusesOf(this.#file.read().hosts, only, status);
   }
 
   #save(known: { hosts: Record<string, HostEntry> }, slot: string, entry: HostEntry): void {
@@ -299,11 +294,6 @@ export function sshHost(host: string): string {
 function sshProduct(product: unknown): Product {
   if (!isProduct(product)) throw new SSHError('unknown product: expected cucm, imp or cuc');
   return product;
-}
-
-function splitSlot(slot: string): [Product, string] {
-  const i = slot.indexOf('/');
-  return [slot.slice(0, i) as Product, slot.slice(i + 1)];
 }
 
 function status(product: Product, host: string, e: HostEntry): HostKeyStatus {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConnectivityError } from '../errors/index.ts';
-import { readAuthenticated, storeMacKey, writeAuthenticated } from './authenticated-json.ts';
+import { storeMacKey } from './authenticated-json.ts';
+import { TrustStoreFile, type TrustStoreContent } from './trust-store-file.ts';
 
 export const KNOWN_CERTIFICATES_FORMAT = 'uc-mcp-known-certificates';
 export const KNOWN_CERTIFICATES_VERSION = 1;
@@ -30,17 +31,7 @@ const entrySchema = z.strictObject({
 export type CertificateEntry = z.infer<typeof entrySchema>;
 export type SeenCertificate = z.infer<typeof seenCertificate>;
 
-const bodySchema = z.strictObject({
-  format: z.literal(KNOWN_CERTIFICATES_FORMAT),
-  version: z.literal(KNOWN_CERTIFICATES_VERSION),
-  client: z.string(),
-  hosts: z.record(z.string(), entrySchema),
-});
-type Body = z.infer<typeof bodySchema>;
-
-export interface KnownCertificates {
-  hosts: Record<string, CertificateEntry>;
-}
+export type KnownCertificates = TrustStoreContent<CertificateEntry>;
 
 /** The key authenticating a client's known_certificates file (see authenticated-json.ts). */
 export function knownCertificatesMacKey(master: Uint8Array, client: string): Buffer {
@@ -51,47 +42,17 @@ export function knownCertificatesMacKey(master: Uint8Array, client: string): Buf
  * clients/<client>/vault/known_certificates.json: the HTTPS certificates a client trusted (or rejected)
  * on first contact, per product and host, HMAC-SHA256 over its body like known_hosts.json.
  */
-export class KnownCertificatesFile {
-  readonly #macKey: Buffer;
-
-  constructor(
-    readonly path: string,
-    private readonly client: string,
-    macKey: Buffer,
-  ) {
-    this.#macKey = macKey;
-  }
-
-  read(): KnownCertificates {
-    const raw = readAuthenticated(this.path, this.#macKey, (p) =>
-      this.unusable(
-        p === 'unparsable'
-          ? 'it does not parse'
-          : p === 'mac'
-            ? 'its integrity check failed (edited outside the server, or another master secret)'
-            : `it cannot be read (${p.unreadable})`,
-      ),
-    );
-    if (raw === undefined) return { hosts: {} };
-    const body = bodySchema.safeParse(raw);
-    if (!body.success || body.data.client !== this.client) throw this.unusable('unexpected content');
-    return { hosts: body.data.hosts };
-  }
-
-  write(known: KnownCertificates): void {
-    const body: Body = {
+export class KnownCertificatesFile extends TrustStoreFile<CertificateEntry> {
+  constructor(path: string, client: string, macKey: Buffer) {
+    super(path, client, macKey, {
       format: KNOWN_CERTIFICATES_FORMAT,
       version: KNOWN_CERTIFICATES_VERSION,
-      client: this.client,
-      hosts: known.hosts,
-    };
-    writeAuthenticated(this.path, this.#macKey, body);
-  }
-
-  // Fail closed: without a trustworthy record no certificate of this client is trusted.
-  private unusable(why: string): ConnectivityError {
-    return new ConnectivityError(
-      `the trusted-certificate store of client ${this.client} cannot be used: ${why}; no HTTPS connection relying on it is made`,
-    );
+      entry: entrySchema,
+      // Fail closed: without a trustworthy record no certificate of this client is trusted.
+      unusable: (c, why) =>
+        new ConnectivityError(
+          `the trusted-certificate store of client ${c} cannot be used: ${why}; no HTTPS connection relying on it is made`,
+        ),
+    });
   }
 }

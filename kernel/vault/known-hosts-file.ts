@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SSHError } from '../errors/index.ts';
-import { readAuthenticated, storeMacKey, writeAuthenticated } from './authenticated-json.ts';
+import { storeMacKey } from './authenticated-json.ts';
 import { FINGERPRINT_PATTERN } from './fingerprint.ts';
+import { TrustStoreFile, type TrustStoreContent } from './trust-store-file.ts';
 
 export const KNOWN_HOSTS_FORMAT = 'uc-mcp-known-hosts';
 export const KNOWN_HOSTS_VERSION = 1;
@@ -25,17 +26,7 @@ const entrySchema = z.strictObject({
 export type HostEntry = z.infer<typeof entrySchema>;
 export type SeenKey = z.infer<typeof seenKey>;
 
-const bodySchema = z.strictObject({
-  format: z.literal(KNOWN_HOSTS_FORMAT),
-  version: z.literal(KNOWN_HOSTS_VERSION),
-  client: z.string(),
-  hosts: z.record(z.string(), entrySchema),
-});
-type Body = z.infer<typeof bodySchema>;
-
-export interface KnownHosts {
-  hosts: Record<string, HostEntry>;
-}
+export type KnownHosts = TrustStoreContent<HostEntry>;
 
 /**
  * A key, derived from the vault master secret without the slow KDF (host-key checks are synchronous
@@ -47,47 +38,17 @@ export function knownHostsMacKey(master: Uint8Array, client: string): Buffer {
 }
 
 /** clients/<client>/vault/known_hosts.json, HMAC-SHA256 over its body, written atomically. */
-export class KnownHostsFile {
-  readonly #macKey: Buffer;
-
-  constructor(
-    readonly path: string,
-    private readonly client: string,
-    macKey: Buffer,
-  ) {
-    this.#macKey = macKey;
-  }
-
-  read(): KnownHosts {
-    const raw = readAuthenticated(this.path, this.#macKey, (p) =>
-      this.unusable(
-        p === 'unparsable'
-          ? 'it does not parse'
-          : p === 'mac'
-            ? 'its integrity check failed (edited outside the server, or another master secret)'
-            : `it cannot be read (${p.unreadable})`,
-      ),
-    );
-    if (raw === undefined) return { hosts: {} };
-    const body = bodySchema.safeParse(raw);
-    if (!body.success || body.data.client !== this.client) throw this.unusable('unexpected content');
-    return { hosts: body.data.hosts };
-  }
-
-  write(known: KnownHosts): void {
-    const body: Body = {
+export class KnownHostsFile extends TrustStoreFile<HostEntry> {
+  constructor(path: string, client: string, macKey: Buffer) {
+    super(path, client, macKey, {
       format: KNOWN_HOSTS_FORMAT,
       version: KNOWN_HOSTS_VERSION,
-      client: this.client,
-      hosts: known.hosts,
-    };
-    writeAuthenticated(this.path, this.#macKey, body);
-  }
-
-  // Fail closed: without a trustworthy record no SSH connection of this client proceeds.
-  private unusable(why: string): SSHError {
-    return new SSHError(
-      `the SSH known-hosts store of client ${this.client} cannot be used: ${why}; no SSH connection is made`,
-    );
+      entry: entrySchema,
+      // Fail closed: without a trustworthy record no SSH connection of this client proceeds.
+      unusable: (c, why) =>
+        new SSHError(
+          `the SSH known-hosts store of client ${c} cannot be used: ${why}; no SSH connection is made`,
+        ),
+    });
   }
 }
