@@ -13,6 +13,21 @@ import { call, repoRoot, stateDir } from './helpers.ts';
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
 
+/** Every lab this file started: a test that fails half-way must not leave one running. */
+const started: { child: Child; detached: boolean }[] = [];
+
+function stopLeftovers(): void {
+  for (const { child, detached } of started) {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) continue;
+    try {
+      if (detached) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 function start(
   command: string,
   args: string[],
@@ -26,6 +41,7 @@ function start(
     env: { ...process.env, LAB_INFO: infoPath, LAB_STATE_DIR: stateDir, LAB_LOGIN_DELAY_MS: '50' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.push({ child, detached });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -61,7 +77,10 @@ describe('npm run lab', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'lab-main-'));
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    stopLeftovers();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('starts every node within 5 s, prints them, writes LAB_INFO, and stops on Ctrl-C', async () => {
     const infoPath = join(dir, 'npm-info.json');
