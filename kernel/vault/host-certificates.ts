@@ -8,7 +8,7 @@ import {
   type CertificateEntry,
   type KnownCertificatesFile,
 } from './known-certificates-file.ts';
-import { decidedEntry, statusesOf } from './trust-entry.ts';
+import { auditedDecision, decidedEntry, statusesOf } from './trust-entry.ts';
 import type { VaultAudit, VaultLogger } from './vault-types.ts';
 
 export type CertificateState = 'trusted' | 'pending' | 'rejected';
@@ -274,31 +274,13 @@ export class ClientCertificates {
       MAX_REJECTED_CERTIFICATES,
     );
     const auditAction = action === 'trust' ? 'trusted' : 'rejected';
-    const base = {
-      event: 'TRUSTED' as const,
-      client: this.client,
-      product: p,
-      host: h,
-      kind: 'https_certificate',
-    };
-    // Audit first: if the record cannot be written, AuditLog throws and the decision is not saved.
-    this.#audit.write({ ...base, action: auditAction, status: 'OK', fingerprint: fp });
-    try {
-      this.#save(known, slot, next);
-    } catch (err) {
-      try {
-        this.#audit.write({
-          ...base,
-          status: 'FAILED',
-          requested: action,
-          fingerprint: fp,
-          reason: 'write_failed',
-        });
-      } catch {
-        // The OK record is already written; the error below tells the caller nothing was saved.
-      }
-      throw err;
-    }
+    auditedDecision(
+      this.#audit,
+      { client: this.client, product: p, host: h, kind: 'https_certificate' },
+      action,
+      fp,
+      () => this.#save(known, slot, next),
+    );
     this.#log.info(
       { client: this.client, product: p, host: h, action: auditAction, fingerprint: fp },
       'HTTPS certificate decided',

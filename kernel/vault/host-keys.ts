@@ -2,7 +2,7 @@ import { CredentialError, SSHError } from '../errors/index.ts';
 import { isProduct, normaliseHost, type Product } from './identity.ts';
 import { normaliseFingerprint } from './fingerprint.ts';
 import { MAX_REJECTED_PER_HOST, type HostEntry, type KnownHostsFile } from './known-hosts-file.ts';
-import { decidedEntry, statusesOf } from './trust-entry.ts';
+import { auditedDecision, decidedEntry, statusesOf } from './trust-entry.ts';
 import type { VaultAudit, VaultLogger } from './vault-types.ts';
 
 export type HostKeyState = 'trusted' | 'pending' | 'rejected';
@@ -173,7 +173,6 @@ export class ClientHostKeys {
     };
     if (requested === '(invalid)') refuse('invalid', 'action must be "trust" or "reject"');
     const auditAction = action === 'trust' ? 'trusted' : 'rejected';
-    const base = { event: 'TRUSTED' as const, client: this.client, product: p, host: h, action: auditAction };
     if (!fp)
       return refuse('invalid', 'the fingerprint must be in SHA256:<base64> form, as shown by the refusal');
 
@@ -210,23 +209,9 @@ export class ClientHostKeys {
       MAX_REJECTED_PER_HOST,
     );
 
-    // Audit first: if the record cannot be written, AuditLog throws and the decision is not saved.
-    this.#audit.write({ ...base, status: 'OK', fingerprint: fp });
-    try {
-      this.#save(known, slot, next);
-    } catch (err) {
-      // The OK record above announced a decision that was not kept: this one says it was undone, and
-      // carries no `action` (nothing is trusted or rejected now).
-      const { action: _undone, ...unsaved } = base;
-      this.#bestEffortAudit({
-        ...unsaved,
-        status: 'FAILED',
-        requested: action,
-        fingerprint: fp,
-        reason: 'write_failed',
-      });
-      throw err;
-    }
+    auditedDecision(this.#audit, { client: this.client, product: p, host: h }, action, fp, () =>
+      this.#save(known, slot, next),
+    );
     this.#log.info(
       { client: this.client, product: p, host: h, action: auditAction, fingerprint: fp },
       'SSH host key decided',
@@ -268,14 +253,6 @@ export class ClientHostKeys {
           cause: err,
         },
       );
-    }
-  }
-
-  #bestEffortAudit(entry: Parameters<VaultAudit['write']>[0]): void {
-    try {
-      this.#audit.write(entry);
-    } catch {
-      // The OK record is already written; the error below tells the caller nothing was saved.
     }
   }
 }

@@ -1,6 +1,7 @@
 // What a trust decision does to a host's entry in a trust store (SSH host keys, HTTPS certificates),
 // and the per-host listing, shared by both stores so that trusting and rejecting mean the same in each.
 import type { Product } from './identity.ts';
+import type { VaultAudit } from './vault-types.ts';
 
 interface Seen {
   fingerprint: string;
@@ -50,4 +51,45 @@ export function statusesOf<E, T extends { product: Product; host: string }>(
     if (only === undefined || p === only) out.push(status(p, slot.slice(i + 1), entry));
   }
   return out.sort((a, b) => `${a.product}/${a.host}`.localeCompare(`${b.product}/${b.host}`));
+}
+
+/** Who decided what about which host, as every TRUSTED record of a trust store carries it. */
+export interface DecisionSubject {
+  client: string;
+  product: Product;
+  host: string;
+  /** The store, where a record must say it (HTTPS certificates; SSH host keys say nothing). */
+  kind?: string;
+}
+
+/**
+ * Audits a trust decision, then saves it with `save`. Audit first: if the record cannot be written the
+ * audit log throws and nothing is saved. If saving fails, the OK record announced a decision that was
+ * not kept: a FAILED record, with no `action` (nothing is trusted or rejected now), says so, and the
+ * save's error is thrown.
+ */
+export function auditedDecision(
+  audit: VaultAudit,
+  subject: DecisionSubject,
+  action: 'trust' | 'reject',
+  fp: string,
+  save: () => void,
+): void {
+  const base = { event: 'TRUSTED' as const, ...subject };
+  audit.write({
+    ...base,
+    action: action === 'trust' ? 'trusted' : 'rejected',
+    status: 'OK',
+    fingerprint: fp,
+  });
+  try {
+    save();
+  } catch (err) {
+    try {
+      audit.write({ ...base, status: 'FAILED', requested: action, fingerprint: fp, reason: 'write_failed' });
+    } catch {
+      // The OK record is already written; the error below tells the caller nothing was saved.
+    }
+    throw err;
+  }
 }
