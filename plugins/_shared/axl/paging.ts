@@ -79,22 +79,36 @@ export async function listAll(
   options: { pageSize?: number; budgetBytes?: number; cursor?: Cursor } = {},
 ): Promise<Page> {
   if (!operation.startsWith('list')) throw new BadRequestError(`${operation} is not a list operation`);
-  let pageSize = options.pageSize ?? 500;
-  // The overlap with the previous page comes on top of a page until the node says a page is too large.
-  let window = Number.POSITIVE_INFINITY;
   const out = new Budgeted(options.budgetBytes ?? DEFAULT_BUDGET_BYTES);
   const fetch = listFetch(client, operation, searchCriteria, returnedTags);
-  let cursor: Cursor = options.cursor ?? { skip: 0 };
+  // The overlap with the previous page comes on top of a page until the node says a page is too large.
+  return readOffsetPages(fetch, options.cursor ?? { skip: 0 }, options.pageSize ?? 500, out, true);
+}
+
+/**
+ * Offset pages from `start` until done, the budget is spent, or the rows moved beyond following. A page
+ * over the node's answer limit is asked again at the node's suggested size (with a margin), which then
+ * also bounds the overlap with the previous page; `overlapOnTop` lets the overlap come on top of a page
+ * until then.
+ */
+async function readOffsetPages(
+  fetch: FetchRows,
+  start: Cursor,
+  size: number,
+  out: Budgeted,
+  overlapOnTop: boolean,
+): Promise<Page> {
+  let cursor = start;
+  let window = overlapOnTop ? Number.POSITIVE_INFINITY : size;
   for (;;) {
     let read;
     try {
-      read = await readAfter(fetch, cursor, pageSize, window);
+      read = await readAfter(fetch, cursor, size, window);
     } catch (err) {
-      // A page over the node's answer limit: take the node's suggestion (with a margin) and ask again.
-      const m = err instanceof AxlFaultError ? TOO_LARGE.exec(err.axlMessage) : null;
-      if (!m || pageSize === 1) throw err;
-      pageSize = Math.max(1, Math.min(pageSize - 1, Math.floor((Number(m[1]) - 1) * 0.9)));
-      window = pageSize;
+      const suggested = tooLarge(err);
+      if (suggested === undefined || size === 1) throw err;
+      size = Math.max(1, Math.min(size - 1, suggested));
+      window = size;
       continue;
     }
     const taken = out.take(read.placed.map((p) => p.row));
@@ -213,7 +227,7 @@ function withoutKey(row: Json): Json {
 
 async function offsetQuery(client: AxlClient, sql: string, options: SqlOptions): Promise<Page> {
   const out = new Budgeted(options.budgetBytes ?? DEFAULT_BUDGET_BYTES);
-  let cursor: Cursor = options.cursor ?? { skip: 0 };
+  const cursor: Cursor = options.cursor ?? { skip: 0 };
   let chunk = options.chunkRows;
   if (!options.cursor && chunk === undefined) {
     try {
@@ -227,27 +241,9 @@ async function offsetQuery(client: AxlClient, sql: string, options: SqlOptions):
       if (chunk === undefined || !PLAIN_SELECT.test(sql)) throw err;
     }
   }
-  chunk ??= 1000;
   const fetch: FetchRows = async (skip, first) =>
     sqlRows(await client.call('executeSQLQuery', { sql: pagedSql(sql, skip, first) }));
-  for (;;) {
-    let read;
-    try {
-      read = await readAfter(fetch, cursor, chunk, chunk);
-    } catch (err) {
-      const suggested = tooLarge(err);
-      if (suggested === undefined || chunk === 1) throw err;
-      chunk = Math.max(1, Math.min(chunk - 1, suggested));
-      continue;
-    }
-    const taken = out.take(read.placed.map((p) => p.row));
-    if (read.incomplete) return { items: out.items, incomplete: read.incomplete };
-    if (taken < read.placed.length) return { items: out.items, cursor: cursorAfter(cursor, read, taken) };
-    if (!read.more) return { items: out.items };
-    const next = advance(cursor, read, taken);
-    if ('code' in next) return { items: out.items, incomplete: next };
-    cursor = next;
-  }
+  return readOffsetPages(fetch, cursor, chunk ?? 1000, out, false);
 }
 
 function sqlRows(answer: Json): Json[] {
