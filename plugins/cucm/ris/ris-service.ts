@@ -192,25 +192,10 @@ export class RisService {
     };
     if (criteria.selectItems.length === 0) criteria.selectItems = ['*'];
     const { maxReturnedDevices: perRequest, ...selection } = criteria;
-    const fingerprint = queryFingerprint([
-      ctx.owner,
-      (ctx.host ?? clusterKey(node)).toLowerCase(),
-      q.operation,
-      selection,
-    ]);
-    let stateInfo = '';
-    let heldId: string | undefined;
-    let earlier: Map<string, number> | undefined;
-    if (q.stateInfo !== undefined && q.stateInfo !== '') {
-      const cursor = decodeCursor(q.stateInfo);
-      if (cursor.fingerprint !== fingerprint)
-        throw new BadRequestError(
-          'this state_info belongs to another query (caller, host, operation or criteria differ)',
-        );
-      stateInfo = cursor.stateInfo;
-      heldId = cursor.id;
-      earlier = this.#continuations.get(ctx.owner, cursor.id);
-    }
+    const { fingerprint, resumed } = this.#resume(node, ctx, q.operation, selection, q.stateInfo);
+    const stateInfo = resumed?.stateInfo ?? '';
+    const heldId = resumed?.id;
+    const earlier = resumed ? this.#continuations.get(ctx.owner, resumed.id) : undefined;
     const merger = new DeviceMerger(earlier);
     const soapAction = wsdl.soapActions.get(q.operation) ?? q.operation;
     const outcome = await this.#withAgent(node, (agent) =>
@@ -244,11 +229,10 @@ export class RisService {
         outcome.stateInfo,
         fingerprint,
       );
-    const cluster = clusterKey(node);
     return summarise(q.operation, outcome, merger, {
       ...(cursor ? { cursor } : {}),
       ...(q.stateInfo ? { dedupeAcrossCalls: earlier !== undefined } : {}),
-      rate: { per_minute: this.limiter.limitOf(cluster), remaining: this.limiter.remaining(cluster) },
+      rate: this.#rate(node),
     });
   }
 
@@ -264,21 +248,8 @@ export class RisService {
   async queryCtiEndpoint(node: NodeEndpoint, q: CtiQuery, ctx: QueryContext): Promise<RisAnswer> {
     const wsdl = this.schema.require(CTI_OPERATION);
     const { maxReturnedItems: perRequest, ...selection } = q.criteria;
-    const fingerprint = queryFingerprint([
-      ctx.owner,
-      (ctx.host ?? clusterKey(node)).toLowerCase(),
-      CTI_OPERATION,
-      selection,
-    ]);
-    let stateInfo = '';
-    if (q.stateInfo !== undefined && q.stateInfo !== '') {
-      const cursor = decodeCursor(q.stateInfo);
-      if (cursor.fingerprint !== fingerprint)
-        throw new BadRequestError(
-          'this state_info belongs to another query (caller, host, operation or criteria differ)',
-        );
-      stateInfo = cursor.stateInfo;
-    }
+    const { fingerprint, resumed } = this.#resume(node, ctx, CTI_OPERATION, selection, q.stateInfo);
+    const stateInfo = resumed?.stateInfo ?? '';
     const items: CtiItem[] = [];
     const soapAction = wsdl.soapActions.get(CTI_OPERATION) ?? CTI_OPERATION;
     const outcome = await this.#withAgent(node, (agent) =>
@@ -304,14 +275,45 @@ export class RisService {
           ),
       }),
     );
-    const cluster = clusterKey(node);
     return summariseCti(outcome, items, {
       // Nothing is held for CTI items (they are not merged across calls): the cursor only carries StateInfo.
       ...(outcome.complete || outcome.stateInfo === ''
         ? {}
         : { cursor: encodeCursor('', outcome.stateInfo, fingerprint) }),
-      rate: { per_minute: this.limiter.limitOf(cluster), remaining: this.limiter.remaining(cluster) },
+      rate: this.#rate(node),
     });
+  }
+
+  /**
+   * The query's fingerprint (caller, host, operation, criteria), and the cursor its state_info carries
+   * when it continues an earlier answer: only one of the very same query.
+   */
+  #resume(
+    node: NodeEndpoint,
+    ctx: QueryContext,
+    operation: string,
+    selection: unknown,
+    stateInfo: string | undefined,
+  ): { fingerprint: string; resumed?: ReturnType<typeof decodeCursor> } {
+    const fingerprint = queryFingerprint([
+      ctx.owner,
+      (ctx.host ?? clusterKey(node)).toLowerCase(),
+      operation,
+      selection,
+    ]);
+    if (stateInfo === undefined || stateInfo === '') return { fingerprint };
+    const resumed = decodeCursor(stateInfo);
+    if (resumed.fingerprint !== fingerprint)
+      throw new BadRequestError(
+        'this state_info belongs to another query (caller, host, operation or criteria differ)',
+      );
+    return { fingerprint, resumed };
+  }
+
+  /** The cluster's RisPort budget after this query, as every answer reports it. */
+  #rate(node: NodeEndpoint): { per_minute: number; remaining: number } {
+    const cluster = clusterKey(node);
+    return { per_minute: this.limiter.limitOf(cluster), remaining: this.limiter.remaining(cluster) };
   }
 
   /** One selectCmDevice(Ext) request: a slot of the cluster's window first, then the POST. */
