@@ -3,10 +3,10 @@
 // blocks of cucm_axl_call getPhone through the server (a real SDK client, 2025-11-25), alternating.
 // Prints one BENCH-RESULT line with the latencies of each, in ms.
 //   node --import tsx bench/support/axl-client.ts '<json AxlClientJob>'
-import { Agent, request } from 'node:https';
 import { pinnedFetch } from '../../test/helpers/https-client.ts';
 import { connectMcp } from '../../test/helpers/mcp-client.ts';
 import { printResult } from './proc.ts';
+import { rawAxl } from './raw-axl.ts';
 
 export interface AxlClientJob {
   serverUrl: string;
@@ -28,39 +28,11 @@ export interface AxlClientResult {
 }
 
 const job = JSON.parse(process.argv[2] as string) as AxlClientJob;
-const agent = new Agent({ keepAlive: true, ca: job.labTrustPem, maxSockets: 1 });
-const envelope = `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/15.0"><soapenv:Body><ns:getPhone><name>${job.phone}</name></ns:getPhone></soapenv:Body></soapenv:Envelope>`;
-const auth = `Basic ${Buffer.from(`${job.user}:${job.password}`).toString('base64')}`;
-
-const raw = (): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const r = request(
-      {
-        host: '127.0.0.1',
-        port: job.cucmHttpsPort,
-        path: '/axl/',
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: auth,
-          'content-type': 'text/xml; charset=utf-8',
-          soapaction: '"CUCM:DB ver=15.0 getPhone"',
-          'content-length': Buffer.byteLength(envelope),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () =>
-          res.statusCode === 200 && Buffer.concat(chunks).includes(job.phone)
-            ? resolve()
-            : reject(new Error(`raw POST: HTTP ${res.statusCode}`)),
-        );
-      },
-    );
-    r.on('error', reject);
-    r.end(envelope);
-  });
+const axl = rawAxl(job);
+const raw = async (): Promise<void> => {
+  if (!(await axl.post('getPhone', `<name>${job.phone}</name>`)).includes(job.phone))
+    throw new Error('raw POST: the phone is not in the answer');
+};
 
 const fetch = pinnedFetch(job.serverCertPem);
 const mcp = await connectMcp({ url: job.serverUrl, fetch }, job.token);
@@ -93,5 +65,5 @@ try {
 } finally {
   await mcp.close();
   await fetch.close();
-  agent.destroy();
+  axl.close();
 }

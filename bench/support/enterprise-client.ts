@@ -3,10 +3,10 @@
 // or straight from the lab's AXL with the same number of pages (the baseline), `runs` times each.
 // Prints one BENCH-RESULT line: per way, the milliseconds of each run and the rows it read.
 //   node --import tsx bench/support/enterprise-client.ts '<json EnterpriseJob>'
-import { Agent, request } from 'node:https';
 import { pinnedFetch } from '../../test/helpers/https-client.ts';
 import { connectMcp } from '../../test/helpers/mcp-client.ts';
 import { printResult } from './proc.ts';
+import { rawAxl } from './raw-axl.ts';
 
 export const PHONE_LINES_SQL =
   'select d.name, n.dnorpattern from device d inner join devicenumplanmap m on m.fkdevice = d.pkid inner join numplan n on n.pkid = m.fknumplan where d.tkclass = 1';
@@ -83,39 +83,7 @@ async function viaServer(): Promise<EnterpriseResult> {
 }
 
 async function direct(): Promise<EnterpriseResult> {
-  const agent = new Agent({ keepAlive: true, ca: job.labTrustPem, maxSockets: 1 });
-  const auth = `Basic ${Buffer.from(`${job.user}:${job.password}`).toString('base64')}`;
-  const post = (operation: string, inner: string): Promise<string> => {
-    const body = `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/15.0"><soapenv:Body><ns:${operation}>${inner}</ns:${operation}></soapenv:Body></soapenv:Envelope>`;
-    return new Promise((resolve, reject) => {
-      const r = request(
-        {
-          host: '127.0.0.1',
-          port: job.cucmHttpsPort,
-          path: '/axl/',
-          method: 'POST',
-          agent,
-          headers: {
-            authorization: auth,
-            'content-type': 'text/xml; charset=utf-8',
-            soapaction: `"CUCM:DB ver=15.0 ${operation}"`,
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (d: Buffer) => chunks.push(d));
-          res.on('end', () =>
-            res.statusCode === 200
-              ? resolve(Buffer.concat(chunks).toString('utf8'))
-              : reject(new Error(`${operation}: HTTP ${res.statusCode}`)),
-          );
-        },
-      );
-      r.on('error', reject);
-      r.end(body);
-    });
-  };
+  const { post, close } = rawAxl(job);
   const count = (xml: string, tag: string): number => xml.split(`<${tag}`).length - 1;
   const listPage = job.listPage ?? 1000;
   const sqlPage = job.sqlPage ?? 5000;
@@ -143,7 +111,7 @@ async function direct(): Promise<EnterpriseResult> {
     }, job.runs);
     return { list, sql };
   } finally {
-    agent.destroy();
+    close();
   }
 }
 
