@@ -60,12 +60,7 @@ export function summarise(
   }
   return {
     operation,
-    complete: outcome.complete,
-    ...shifted(outcome.changed),
-    ...(outcome.stoppedBecause ? { stopped_because: outcome.stoppedBecause } : {}),
-    ...(outcome.retryAfterSeconds !== undefined ? { retry_after_seconds: outcome.retryAfterSeconds } : {}),
-    ...(outcome.error ? { error: outcome.error } : {}),
-    ...(o.cursor ? { state_info: o.cursor } : {}),
+    ...howPagingEnded(outcome, o.cursor),
     ...(o.dedupeAcrossCalls !== undefined ? { dedupe_across_calls: o.dedupeAcrossCalls } : {}),
     ...(outcome.shape ? { answer_shape: outcome.shape } : {}),
     requests: outcome.requests,
@@ -76,6 +71,18 @@ export function summarise(
     by_status: byStatus,
     devices,
     rate_limit: o.rate,
+  };
+}
+
+/** Whether the pages were read to the end, and if not why, and where to continue: for both answers. */
+function howPagingEnded(outcome: PagingOutcome, cursor: string | undefined) {
+  return {
+    complete: outcome.complete,
+    ...shifted(outcome.changed),
+    ...(outcome.stoppedBecause ? { stopped_because: outcome.stoppedBecause } : {}),
+    ...(outcome.retryAfterSeconds !== undefined ? { retry_after_seconds: outcome.retryAfterSeconds } : {}),
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(cursor ? { state_info: cursor } : {}),
   };
 }
 
@@ -95,12 +102,7 @@ export function summariseCti(
   }
   return {
     operation: 'selectCtiItem',
-    complete: outcome.complete,
-    ...shifted(outcome.changed),
-    ...(outcome.stoppedBecause ? { stopped_because: outcome.stoppedBecause } : {}),
-    ...(outcome.retryAfterSeconds !== undefined ? { retry_after_seconds: outcome.retryAfterSeconds } : {}),
-    ...(outcome.error ? { error: outcome.error } : {}),
-    ...(o.cursor ? { state_info: o.cursor } : {}),
+    ...howPagingEnded(outcome, o.cursor),
     ...(outcome.shape ? { answer_shape: outcome.shape } : {}),
     requests: outcome.requests,
     records_read: items.length,
