@@ -5,6 +5,7 @@ import type { LabCertificates, LabOptions, LabProfile } from './types.ts';
 import type { AxlVersionWording } from './cucm/versions.ts';
 import { AXL_VERSION_WORDINGS, axlVersionOf } from './cucm/versions.ts';
 import type { ScalePlan } from './scale/plan.ts';
+import { parseWeaknessList, resolveWeaknesses, type Weaknesses } from './weaknesses/index.ts';
 import { makePlan } from './scale/plan.ts';
 import type { LabScale } from './scale/spec.ts';
 import { DEFAULT_SEED, parseScale } from './scale/spec.ts';
@@ -20,6 +21,8 @@ export interface ResolvedOptions {
   basePort: number;
   stateDir: string;
   profile: LabProfile;
+  /** The weaknesses seeded (ids from lab/weaknesses/): the profile's, or exactly the ones asked for. */
+  weaknesses: Weaknesses;
   /** `realistic`: the VOS CLI takes a real node's time (login 8 s, slow commands seconds). */
   timing: LabTiming;
   loginDelayMs: number;
@@ -56,6 +59,8 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
   const profile = o.profile ?? 'weak';
   if (profile !== 'weak' && profile !== 'hardened')
     throw new RangeError(`lab profile must be weak or hardened, got ${String(profile)}`);
+  const listed = o.weaknesses ?? (env.LAB_WEAKNESSES ? parseWeaknessList(env.LAB_WEAKNESSES) : undefined);
+  const weaknesses = resolveWeaknesses(profile, listed);
   const schemaDir = o.axlSchemaDir ?? env.LAB_AXL_SCHEMA_DIR;
   const scale = parseScale(o.scale ?? env.LAB_SCALE);
   const seed = o.seed ?? (env.LAB_SEED || DEFAULT_SEED);
@@ -74,6 +79,7 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     basePort: nonNegative('basePort', o.basePort ?? 0),
     stateDir: o.stateDir ?? env.LAB_STATE_DIR ?? join(tmpdir(), 'uc-mcp-lab'),
     profile,
+    weaknesses,
     timing: timing as LabTiming,
     // Explicit delays win over the timing's, so a test can still shorten one command.
     loginDelayMs: nonNegative('loginDelayMs', o.loginDelayMs ?? (realistic ? REALISTIC_LOGIN_DELAY_MS : 300)),

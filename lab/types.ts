@@ -21,6 +21,11 @@ export interface LabOptions {
   /** Seeded weaknesses ('weak', the default) or none ('hardened'). */
   profile?: LabProfile;
   /**
+   * Exactly these weaknesses (ids from lab/weaknesses/), overriding the profile: any combination, for
+   * the audit tests. Default `LAB_WEAKNESSES` when set, else the profile's.
+   */
+  weaknesses?: readonly string[];
+  /**
    * VOS CLI speed: `realistic` takes a real node's time (login 8 s, the slow commands seconds: see
    * lab/vos/timing.ts); `fast` (default) answers at once. Default `LAB_TIMING`, else fast.
    */

@@ -2,7 +2,7 @@
 // activelog platform/drf/log` shows: the read-only way to see whether and when the node was backed up.
 // Dates are relative to the time of the command, so the lab never goes stale.
 import { nightlyRunStart } from '../state/nightly.ts';
-import type { LabProfile } from '../types.ts';
+import type { Weaknesses } from '../weaknesses/index.ts';
 import type { LabFile } from '../vos/facts.ts';
 
 export const DRF_LOG_DIR = 'platform/drf/log';
@@ -24,9 +24,9 @@ function stamp(d: Date): string {
  */
 export function cucDrfLogs(
   node: string,
-  profile: LabProfile,
+  w: Weaknesses,
 ): (partition: string, dir: string, now: Date) => LabFile[] | undefined {
-  const ages = profile === 'weak' ? [45] : [1, 2, 3, 4, 5, 6, 7];
+  const ages = w.has('cuc-no-recent-backup') ? [45] : [1, 2, 3, 4, 5, 6, 7];
   return (partition, dir, now) => {
     if (partition !== 'activelog' || dir !== DRF_LOG_DIR) return undefined;
     const files: LabFile[] = [

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { DEMO_CREDENTIALS } from '../credentials.ts';
-import type { LabProfile } from '../types.ts';
+import type { LabSeeding } from '../weaknesses/index.ts';
 import type { CupiObject } from './cupi/store.ts';
 import { CupiStore } from './cupi/store.ts';
 import { seedListsAndCoses } from './cupi/lists-and-coses.ts';
@@ -36,7 +36,8 @@ type Patterns = [pattern: string, blocked: boolean][];
  * everything else allowed), except that someone opened international transfers in Default Transfer and
  * every destination in Default System Transfer, which unidentified callers use.
  */
-function restrictionTables(weak: boolean): [string, Patterns][] {
+function restrictionTables(seeding: LabSeeding): [string, Patterns][] {
+  const has = (id: string): boolean => seeding.weaknesses.has(id);
   const hardenedDialOut: Patterns = [
     ['????', false],
     ['9???????', false],
@@ -47,14 +48,15 @@ function restrictionTables(weak: boolean): [string, Patterns][] {
     ['91??????????', true],
     ['*', false],
   ];
-  const dialOut = weak ? shipped : hardenedDialOut;
+  // The fax and outdial tables are not audited: they follow the profile.
+  const dialOut = seeding.profile === 'weak' ? shipped : hardenedDialOut;
   return [
     ['Default Fax', dialOut],
     ['Default Outdial', dialOut],
-    ['Default System Transfer', weak ? [['*', false]] : [['*', true]]],
+    ['Default System Transfer', has('cuc-system-transfer-open') ? [['*', false]] : [['*', true]]],
     [
       'Default Transfer',
-      weak
+      has('cuc-transfer-international')
         ? [
             ['9011*', false],
             ['91??????????', true],
@@ -69,13 +71,13 @@ function restrictionTables(weak: boolean): [string, Patterns][] {
 
 /**
  * The Unity Connection directory as shipped to the lab. Every weakness the CUC audit looks for in the
- * directory is seeded here, under `profile === 'weak'` (the list is lab/weaknesses/cuc.ts): PINs still
+ * directory is seeded here, each when its id (lab/weaknesses/cuc.ts) is in the lab's set: PINs still
  * as created and set never to expire, a PIN policy and a web-application password policy without
  * length, expiry, history or lockout, a mailbox user holding the System Administrator role, and
  * restriction tables that let calls out to international and long-distance numbers.
  */
-export function seedCuc(profile: LabProfile): CupiStore {
-  const weak = profile === 'weak';
+export function seedCuc(seeding: LabSeeding): CupiStore {
+  const has = (id: string): boolean => seeding.weaknesses.has(id);
   const store = new CupiStore();
   const users = store.define('users', 'Users', 'User', ['Alias'], 'Alias');
   const templates = store.define('usertemplates', 'UserTemplates', 'UserTemplate', ['Alias'], 'Alias');
@@ -122,21 +124,21 @@ export function seedCuc(profile: LabProfile): CupiStore {
 
   store.create(policies, {
     DisplayName: 'Default Voice Mail PIN Policy',
-    MinLength: weak ? '4' : '8',
-    TrivialCredentialChecks: weak ? 'false' : 'true',
-    ExpiryDays: weak ? '0' : '180',
-    MaxHacks: weak ? '0' : '5',
-    LockoutDuration: weak ? '0' : '30',
-    PreviousCredentialsToCheck: weak ? '0' : '5',
+    MinLength: has('cuc-pin-min-length') ? '4' : '8',
+    TrivialCredentialChecks: has('cuc-pin-trivial') ? 'false' : 'true',
+    ExpiryDays: has('cuc-pin-no-expiry') ? '0' : '180',
+    MaxHacks: has('cuc-pin-no-lockout') ? '0' : '5',
+    LockoutDuration: has('cuc-pin-no-lockout') ? '0' : '30',
+    PreviousCredentialsToCheck: has('cuc-pin-no-history') ? '0' : '5',
   });
   store.create(policies, {
     DisplayName: 'Default Web Application Password Policy',
-    MinLength: weak ? '8' : '14',
+    MinLength: has('cuc-web-password-short') ? '8' : '14',
     TrivialCredentialChecks: 'true',
-    ExpiryDays: weak ? '0' : '90',
-    MaxHacks: weak ? '0' : '5',
-    LockoutDuration: weak ? '0' : '30',
-    PreviousCredentialsToCheck: weak ? '0' : '12',
+    ExpiryDays: has('cuc-web-no-expiry') ? '0' : '90',
+    MaxHacks: has('cuc-web-no-lockout') ? '0' : '5',
+    LockoutDuration: has('cuc-web-no-lockout') ? '0' : '30',
+    PreviousCredentialsToCheck: has('cuc-web-no-expiry') ? '0' : '12',
   });
 
   const people: [string, string, string, string][] = [
@@ -183,12 +185,12 @@ export function seedCuc(profile: LabProfile): CupiStore {
       ListInDirectory: 'true',
       CreationTime: stamp(400),
     });
-    // Weak: three mailboxes still on the template PIN, never changed and set to never expire.
-    const onDefault = weak && i < 3;
+    // Three mailboxes still on the template PIN, never changed; and (apart) set never to expire.
+    const onDefault = has('cuc-default-pins') && i < 3;
     store.pins.set(u.ObjectId as string, {
       pin: onDefault ? DEFAULT_PIN : String(randomInt(10_000_000, 99_999_999)),
       CredMustChange: 'false',
-      DoesntExpire: onDefault ? 'true' : 'false',
+      DoesntExpire: has('cuc-pins-never-expire') && i < 3 ? 'true' : 'false',
       Locked: 'false',
       HackCount: '0',
       TimeChanged: onDefault ? stamp(400) : stamp(20),
@@ -196,7 +198,8 @@ export function seedCuc(profile: LabProfile): CupiStore {
     // Receptionist duty: recording greetings by phone is a role a mailbox user may well hold.
     if (alias === 'abaker') grant(u.ObjectId as string, alias, 'Greeting Administrator');
     // Weak: an end user with a mailbox was made a full administrator (and so may use CUPI).
-    if (weak && alias === 'mlee') grant(u.ObjectId as string, alias, 'System Administrator');
+    if (has('cuc-mailbox-admin') && alias === 'mlee')
+      grant(u.ObjectId as string, alias, 'System Administrator');
   });
   store.create(users, {
     Alias: 'undeliverablemessagesmailbox',
@@ -229,7 +232,7 @@ export function seedCuc(profile: LabProfile): CupiStore {
     CreationTime: stamp(400),
   });
 
-  for (const [name, patterns] of restrictionTables(weak)) {
+  for (const [name, patterns] of restrictionTables(seeding)) {
     const t = store.create(tables, {
       DisplayName: name,
       MinDigits: '1',

@@ -18,19 +18,19 @@ export const CUC_NODE = 'cuc-pub';
 
 export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const cupi = seedCuc(opts.profile);
+  const cupi = seedCuc(opts);
   if (opts.plan) applyCucScale(cupi, opts.plan);
   // The CLI reads the same directory CUPI serves (`show cuc dbview`), and the DRF logs (`file list`).
   const facts = {
-    ...nodeFacts('cuc', CUC_NODE, opts.profile),
-    listFiles: cucDrfLogs(CUC_NODE, opts.profile),
+    ...nodeFacts('cuc', CUC_NODE, opts),
+    listFiles: cucDrfLogs(CUC_NODE, opts.weaknesses),
     unitydirdb: unityDirDb(cupi),
   };
   const state: CucState = {
     node: CUC_NODE,
     cupi,
     sessions: new SessionTable(),
-    os: initialOsState(CUC_NODE, 'cuc', opts.profile),
+    os: initialOsState(CUC_NODE, 'cuc', opts.weaknesses),
   };
   const served = await serveVosNode(ctx, {
     name: CUC_NODE,

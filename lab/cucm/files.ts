@@ -1,7 +1,7 @@
 // The files the CUCM publisher's `file list` shows: the Disaster Recovery System logs, which are how a
 // read-only auditor sees whether (and when) the cluster was last backed up.
 import type { LabFile } from '../vos/facts.ts';
-import type { LabProfile } from '../types.ts';
+import type { Weaknesses } from '../weaknesses/index.ts';
 import { CUCM_PUBLISHER, CUCM_SUBSCRIBER } from './topology.ts';
 
 export const DRF_LOG_DIR = 'platform/drf/log';
@@ -24,7 +24,7 @@ function stamp(d: Date): string {
  * Weak: no backup device or schedule was ever set up, so the folder holds the services' own logs only.
  */
 export function cucmFiles(
-  profile: LabProfile,
+  w: Weaknesses,
 ): (partition: string, dir: string, now: Date) => LabFile[] | undefined {
   return (partition, dir, now) => {
     if (partition !== 'activelog' || dir !== DRF_LOG_DIR) return undefined;
@@ -32,7 +32,7 @@ export function cucmFiles(
       { name: 'drfMaster.log', size: 21_530, modified: new Date(now.getTime() - 3_600_000) },
       { name: 'drfLocal.log', size: 18_044, modified: new Date(now.getTime() - 3_600_000) },
     ];
-    if (profile === 'weak') return files;
+    if (w.has('cucm-no-backup')) return files;
     for (let night = 1; night <= 7; night++) {
       const start = new Date(now.getTime() - night * 86_400_000);
       start.setUTCHours(2, 0, 0, 0);

@@ -1,7 +1,7 @@
 import { DEMO_CREDENTIALS, WEAK_APP_USER, type LabCredentials } from '../credentials.ts';
 import type { Cell, Row } from '../informix/database.ts';
 import { Database } from '../informix/database.ts';
-import type { LabProfile } from '../types.ts';
+import type { LabSeeding } from '../weaknesses/index.ts';
 import { setCredential } from './db/credentials.ts';
 import {
   CREDENTIAL_PASSWORD,
@@ -18,8 +18,11 @@ import { seedDialPlan } from './seed-dialplan.ts';
 import { bulkPhones, seedPhones } from './seed-phones.ts';
 import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, DEMO_PHONES, IMP_NODE, RIS_RATE_PARAMETER } from './topology.ts';
 
-/** Column, weak value, hardened value. Weak: no lockout, no expiry, one-character passwords, trivial ones accepted. */
-const CREDENTIAL_POLICY: [string, string, string][] = [
+/**
+ * Column, weak value, hardened value. Weak: no lockout, no expiry, one-character passwords, trivial ones
+ * accepted. Which weakness makes each column weak is the caller's choice (CUCM and IM&P group them apart).
+ */
+export const CREDENTIAL_POLICY: [string, string, string][] = [
   ['failedlogon', '0', '3'],
   ['resetfailedlogonminutes', '0', '30'],
   ['lockoutduration', '0', '30'],
@@ -33,13 +36,28 @@ const CREDENTIAL_POLICY: [string, string, string][] = [
   ['mincharstochange', '0', '4'],
 ];
 
-/** The Default Credential Policy row (CUCM and IM&P ship the same). */
-export function defaultCredentialPolicy(weak: boolean): Record<string, string> {
+/** The Default Credential Policy row (CUCM and IM&P ship the same), weak in the columns `weak` names. */
+export function defaultCredentialPolicy(weak: (column: string) => boolean): Record<string, string> {
   return {
     displayname: 'Default Credential Policy',
-    ...Object.fromEntries(CREDENTIAL_POLICY.map(([c, w, h]) => [c, weak ? w : h])),
+    ...Object.fromEntries(CREDENTIAL_POLICY.map(([c, w, h]) => [c, weak(c) ? w : h])),
   };
 }
+
+/** The weakness (lab/weaknesses/cucm.ts) that makes each credential-policy column weak on CUCM. */
+const CUCM_POLICY_WEAKNESS: Record<string, string> = {
+  minimumlength: 'cucm-credpolicy-length',
+  trivialcredcheck: 'cucm-credpolicy-length',
+  mincharstochange: 'cucm-credpolicy-length',
+  failedlogon: 'cucm-credpolicy-lockout',
+  resetfailedlogonminutes: 'cucm-credpolicy-lockout',
+  lockoutduration: 'cucm-credpolicy-lockout',
+  credexpiresafterdays: 'cucm-credpolicy-expiry',
+  previouscredstostore: 'cucm-credpolicy-expiry',
+  credchangeduration: 'cucm-credpolicy-expiry',
+  inactivedaysallowed: 'cucm-credpolicy-expiry',
+  expirywarningdays: 'cucm-credpolicy-expiry',
+};
 
 /** The CallManager nodes of a cluster: the main one, or the 14.0 cluster's. */
 export interface ClusterNames {
@@ -50,18 +68,18 @@ export interface ClusterNames {
 export const MAIN_CLUSTER: ClusterNames = { publisher: CUCM_PUBLISHER, subscriber: CUCM_SUBSCRIBER };
 
 /**
- * The CUCM publisher's database as shipped to the lab. Every weakness the security audits look for is
- * seeded here, and only here, under `profile === 'weak'`.
+ * The CUCM publisher's database as shipped to the lab. Every database weakness the security audits look
+ * for is seeded here, each only when its id (lab/weaknesses/cucm.ts) is in the lab's set.
  */
 export function seedCucm(
-  profile: LabProfile,
+  seeding: LabSeeding,
   extraPhones: number,
   risRateLimitPerMinute: number,
   creds: LabCredentials = DEMO_CREDENTIALS,
   pkids: () => string = Database.newPkid,
   nodes: ClusterNames = MAIN_CLUSTER,
 ): Database {
-  const weak = profile === 'weak';
+  const has = (id: string): boolean => seeding.weaknesses.has(id);
   const db = new Database(CUCM_TABLES, pkids);
   const { publisher, subscriber } = nodes;
   const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
@@ -102,7 +120,7 @@ export function seedCucm(
   });
 
   // Auto-registration lets any phone plugged in register: the security guide wants it off.
-  const autoreg = weak ? 't' : 'f';
+  const autoreg = has('cucm-auto-registration-on') ? 't' : 'f';
   const cmPub = ins('callmanager', {
     name: `CM_${publisher}`,
     fkprocessnode: pub.pkid,
@@ -162,15 +180,16 @@ export function seedCucm(
     });
   };
   routePattern('9.[2-9]XXXXXXXXX', ptPstn, 'National PSTN', false);
-  routePattern('9.011!', ptIntl, 'International PSTN', !weak);
-  routePattern('9.011!#', ptIntl, 'International PSTN, end of dialling', !weak);
+  const intlFac = !has('cucm-intl-without-fac');
+  routePattern('9.011!', ptIntl, 'International PSTN', intlFac);
+  routePattern('9.011!#', ptIntl, 'International PSTN, end of dialling', intlFac);
 
   const phoneProfile = ins('securityprofile', {
     name: 'Universal Device Template - Model-independent Security Profile',
     tkmodel: '0',
     tkdeviceprotocol: '11',
-    tksecuritymode: weak ? '1' : '3',
-    enabledigestauthentication: weak ? 'f' : 't',
+    tksecuritymode: has('cucm-phone-profile-non-secure') ? '1' : '3',
+    enabledigestauthentication: has('cucm-phone-no-digest') ? 'f' : 't',
   });
   const nonSecure = ins('securityprofile', {
     name: 'Non Secure SIP Trunk Profile',
@@ -194,7 +213,10 @@ export function seedCucm(
     x509subjectname: 'sbc.lab.example.com',
   });
 
-  const policy = ins('credentialpolicy', defaultCredentialPolicy(weak));
+  const policy = ins(
+    'credentialpolicy',
+    defaultCredentialPolicy((c) => has(CUCM_POLICY_WEAKNESS[c] ?? '')),
+  );
 
   const groups = new Map<string, string>();
   for (const name of [
@@ -216,7 +238,7 @@ export function seedCucm(
     const user = ins('applicationuser', { name, description, isstandard: standard ? 't' : 'f' });
     setCredential(db, { fkapplicationuser: user.pkid as string }, CREDENTIAL_PASSWORD, password, {
       fkcredentialpolicy: policy.pkid,
-      doesnotexpire: weak ? 't' : 'f',
+      doesnotexpire: has('cucm-privileged-passwords-no-expiry') ? 't' : 'f',
     });
     for (const g of groupNames)
       ins('applicationuserdirgroupmap', { fkapplicationuser: user.pkid, fkdirgroup: groups.get(g) ?? null });
@@ -232,7 +254,7 @@ export function seedCucm(
     'Standard AXL API Access',
     'Standard RealtimeAndTraceCollection',
   ]);
-  if (weak) {
+  if (has('cucm-privileged-app-user')) {
     // A service account with super-user rights and a guessable password: the privileged-app-user finding.
     appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [
       'Standard CCM Super Users',
@@ -262,7 +284,7 @@ export function seedCucm(
     });
     setCredential(db, { fkenduser: user.pkid as string }, CREDENTIAL_PIN, pin, {
       fkcredentialpolicy: policy.pkid,
-      doesnotexpire: weak ? 't' : 'f',
+      doesnotexpire: has('cucm-pins-never-expire') ? 't' : 'f',
     });
     ins('enduserdirgroupmap', {
       fkenduser: user.pkid,
@@ -270,15 +292,17 @@ export function seedCucm(
     });
     users.set(userid, user);
   };
-  endUser('jsmith', 'John', 'Smith', creds.phone.password, weak ? '12345' : '739154');
-  endUser('mlee', 'Mary', 'Lee', creds.phoneOther.password, weak ? '12345' : '604817');
-  endUser('rjones', 'Rita', 'Jones', 'Lab-User-Pass3!', weak ? '11111' : '582036');
+  // Guessable PINs follow the profile: no audit check reads PIN values (they are hashed on a real node).
+  const weakPins = seeding.profile === 'weak';
+  endUser('jsmith', 'John', 'Smith', creds.phone.password, weakPins ? '12345' : '739154');
+  endUser('mlee', 'Mary', 'Lee', creds.phoneOther.password, weakPins ? '12345' : '604817');
+  endUser('rjones', 'Rita', 'Jones', 'Lab-User-Pass3!', weakPins ? '11111' : '582036');
 
   const phones = { partition: ptInternal, securityProfile: phoneProfile, users };
   // Weak: the lobby phone (the one without an owner) registered itself while auto-registration was on
   // and was never configured: it keeps the DN from the auto-registration range and the "Auto <dn>"
   // description CUCM gives such phones, and a CSS that reaches the PSTN.
-  const demoPhones = weak
+  const demoPhones = has('cucm-auto-registered-phone')
     ? DEMO_PHONES.map((p) => (p.owner ? p : { ...p, dn: '9000', description: 'Auto 9000' }))
     : DEMO_PHONES;
   seedPhones(db, demoPhones, { ...phones, pool: dpHq, css: cssNational });
@@ -293,14 +317,14 @@ export function seedCucm(
     tkdeviceprotocol: T.PROTOCOL_SIP,
     fkdevicepool: dpHq.pkid,
     // Inbound calls from the SBC with a CSS reaching the PSTN can be sent straight back out (toll fraud).
-    fkcallingsearchspace: weak ? cssNational.pkid : cssInternal.pkid,
-    fksecurityprofile: weak ? nonSecure.pkid : encrypted.pkid,
-    srtpallowed: weak ? 'f' : 't',
+    fkcallingsearchspace: has('cucm-trunk-css-pstn') ? cssNational.pkid : cssInternal.pkid,
+    fksecurityprofile: has('cucm-trunk-no-tls') ? nonSecure.pkid : encrypted.pkid,
+    srtpallowed: has('cucm-trunk-no-srtp') ? 'f' : 't',
   });
   ins('siptrunkdestination', {
     fkdevice: trunk.pkid,
     address: '192.0.2.10',
-    port: weak ? '5060' : '5061',
+    port: has('cucm-trunk-port-5060') ? '5060' : '5061',
     sortorder: '1',
   });
 
@@ -314,7 +338,13 @@ export function seedCucm(
     });
   };
   // Cluster security mode 0 is non-secure: no CTL, no encrypted signalling anywhere.
-  param(enterprise, SERVICE_ENTERPRISE_WIDE, 'ClusterSecurityMode', weak ? '0' : '1', '2');
+  param(
+    enterprise,
+    SERVICE_ENTERPRISE_WIDE,
+    'ClusterSecurityMode',
+    has('cucm-cluster-non-secure') ? '0' : '1',
+    '2',
+  );
   param(enterprise, SERVICE_ENTERPRISE_WIDE, RIS_RATE_PARAMETER, String(risRateLimitPerMinute), '2');
   param(
     enterprise,
@@ -327,16 +357,24 @@ export function seedCucm(
     enterprise,
     SERVICE_ENTERPRISE_WIDE,
     'TLSCiphers',
-    weak ? 'ALL_CIPHERS RSA Preferred' : 'Strongest - AES-256 SHA-384 Only: RSA Preferred',
+    has('cucm-tls-all-ciphers')
+      ? 'ALL_CIPHERS RSA Preferred'
+      : 'Strongest - AES-256 SHA-384 Only: RSA Preferred',
   );
   for (const node of [pub, sub]) {
-    param(node, SERVICE_CALLMANAGER, 'CdrEnabled', weak ? 'F' : 'T', '1');
+    param(node, SERVICE_CALLMANAGER, 'CdrEnabled', has('cucm-cdr-off') ? 'F' : 'T', '1');
     // A call from the PSTN transferred back to the PSTN is the classic toll-fraud path.
-    param(node, SERVICE_CALLMANAGER, 'BlockOffnetToOffnetTransfer', weak ? 'F' : 'T', '1');
+    param(
+      node,
+      SERVICE_CALLMANAGER,
+      'BlockOffnetToOffnetTransfer',
+      has('cucm-offnet-transfer') ? 'F' : 'T',
+      '1',
+    );
   }
   param(pub, SERVICE_CALLMANAGER, 'T302Timer', '15000', '2');
   // The application audit log (who changed what in the administration pages, AXL and the CLI).
-  param(pub, SERVICE_AUDIT_EVENT, 'AuditLogEnabled', weak ? 'F' : 'T', '1');
+  param(pub, SERVICE_AUDIT_EVENT, 'AuditLogEnabled', has('cucm-audit-log-off') ? 'F' : 'T', '1');
   seedDialPlan(db);
   return db;
 }

@@ -56,7 +56,7 @@ export async function startCucm(
   const { opts } = ctx;
   const extraPhones = node.main ? opts.extraPhones : 0;
   const db = seedCucm(
-    opts.profile,
+    opts,
     extraPhones,
     opts.risRateLimitPerMinute,
     opts.credentials,
@@ -70,17 +70,17 @@ export async function startCucm(
   // The CLI reads the cluster and the RIS database when asked, so it shows what RIS and AXL show.
   const live: { ris?: CucmState['ris'] } = {};
   const facts = {
-    ...nodeFacts('cucm', node.name, opts.profile, () => live.ris?.nodes ?? [node.name]),
+    ...nodeFacts('cucm', node.name, opts, () => live.ris?.nodes ?? [node.name]),
     activeVersion: cliVersion(node.version),
     // The 14.0 cluster came from 12.5; the main one keeps the facts' own inactive version.
     ...(node.main ? {} : { inactiveVersion: '12.5.1.17900-64' }),
-    listFiles: cucmFiles(opts.profile),
+    listFiles: cucmFiles(opts.weaknesses),
     risPhones: () => (live.ris ? risPhones(db, live.ris.registrations) : []),
   };
   const state: CucmState = {
     node: node.name,
     db,
-    os: initialOsState(node.name, 'cucm', opts.profile),
+    os: initialOsState(node.name, 'cucm', opts.weaknesses),
     ris: {
       registrations,
       window: new SlidingWindow(() => risRateLimit(db, opts.risRateLimitPerMinute), 60_000),

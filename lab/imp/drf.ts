@@ -2,7 +2,7 @@
 // platform/drf/log` shows. Dates are relative to the time of the command, so the lab never goes stale.
 import { nightlyRunStart } from '../state/nightly.ts';
 import type { LabFile } from '../vos/facts.ts';
-import type { LabProfile } from '../types.ts';
+import type { Weaknesses } from '../weaknesses/index.ts';
 
 export const DRF_LOG_DIR = 'platform/drf/log';
 /** What one IM&P backup saves: one log per component. */
@@ -19,9 +19,9 @@ function stamp(d: Date): string {
  */
 export function drfLogs(
   node: string,
-  profile: LabProfile,
+  w: Weaknesses,
 ): (partition: string, dir: string, now: Date) => LabFile[] | undefined {
-  const ages = profile === 'weak' ? [97] : [1, 2, 3, 4, 5, 6, 7];
+  const ages = w.has('imp-backup-stale') ? [97] : [1, 2, 3, 4, 5, 6, 7];
   return (partition, dir, now) => {
     if (partition !== 'activelog' || dir !== DRF_LOG_DIR) return undefined;
     const files: LabFile[] = [

@@ -5,7 +5,7 @@ import { CREDENTIAL_PASSWORD } from '../cucm/db/schema.ts';
 import { CUCM_PUBLISHER, IMP_NODE } from '../cucm/topology.ts';
 import type { Cell, Row } from '../informix/database.ts';
 import { Database } from '../informix/database.ts';
-import type { LabProfile } from '../types.ts';
+import type { LabSeeding } from '../weaknesses/index.ts';
 import { IMP_TABLES } from './schema.ts';
 
 export const IMP_SUBSCRIBER = 'imp-sub1';
@@ -13,29 +13,45 @@ export const IMP_VERSION = '15.0.1.10000(12)';
 
 /**
  * IM&P security settings as the lab stores them (lab names, in processconfig on the publisher): name,
- * weak value, hardened value. Federation is in use in both profiles; only its protection differs.
+ * weak value, hardened value, and the weakness (lab/weaknesses/imp.ts) that seeds the weak one.
+ * Federation is in use in every case; only its protection differs.
  */
-const IMP_PARAMETERS: [string, [string, string]][] = [
+const IMP_PARAMETERS: [string, [string, string], string | undefined][] = [
   // Jabber clients must negotiate TLS before authenticating on the XMPP client port.
-  ['XmppTlsRequired', ['F', 'T']],
-  ['XmppFederationEnabled', ['T', 'T']],
+  ['XmppTlsRequired', ['F', 'T'], 'imp-xmpp-client-tls-optional'],
+  ['XmppFederationEnabled', ['T', 'T'], undefined],
   // Server-to-server XMPP: without TLS, federated messages and presence cross the internet in clear.
-  ['XmppFederationTlsRequired', ['F', 'T']],
+  ['XmppFederationTlsRequired', ['F', 'T'], 'imp-federation-without-tls'],
   // 'allow': any XMPP domain may federate; 'deny': only the listed partner domains.
-  ['XmppFederationPolicy', ['allow', 'deny']],
-  ['XmppFederationAllowedDomains', ['', 'partner.example.net']],
+  ['XmppFederationPolicy', ['allow', 'deny'], 'imp-federation-allow-all'],
+  ['XmppFederationAllowedDomains', ['', 'partner.example.net'], 'imp-federation-allow-all'],
   // Application audit log (administrator actions) and its copy to a remote syslog server.
-  ['AuditLogEnabled', ['F', 'T']],
-  ['AuditLogRemoteSyslogServer', ['', 'syslog.lab.example.com']],
+  ['AuditLogEnabled', ['F', 'T'], 'imp-audit-log-off'],
+  ['AuditLogRemoteSyslogServer', ['', 'syslog.lab.example.com'], 'imp-audit-log-off'],
 ];
 
-/** The IM&P node's database as shipped to the lab; weaknesses only under `profile === 'weak'`. */
+/** The weakness that makes each credential-policy column weak on IM&P. */
+const IMP_POLICY_WEAKNESS: Record<string, string> = {
+  failedlogon: 'imp-credpolicy-no-lockout',
+  resetfailedlogonminutes: 'imp-credpolicy-no-lockout',
+  lockoutduration: 'imp-credpolicy-no-lockout',
+  minimumlength: 'imp-credpolicy-weak-passwords',
+  trivialcredcheck: 'imp-credpolicy-weak-passwords',
+  previouscredstostore: 'imp-credpolicy-weak-passwords',
+  mincharstochange: 'imp-credpolicy-weak-passwords',
+  credexpiresafterdays: 'imp-credpolicy-no-expiry',
+  inactivedaysallowed: 'imp-credpolicy-no-expiry',
+  credchangeduration: 'imp-credpolicy-no-expiry',
+  expirywarningdays: 'imp-credpolicy-no-expiry',
+};
+
+/** The IM&P node's database as shipped to the lab, with the IM&P weaknesses the lab's set names. */
 export function seedImp(
-  profile: LabProfile,
+  seeding: LabSeeding,
   creds: LabCredentials = DEMO_CREDENTIALS,
   pkids: () => string = Database.newPkid,
 ): Database {
-  const weak = profile === 'weak';
+  const has = (id: string): boolean => seeding.weaknesses.has(id);
   const db = new Database(IMP_TABLES, pkids);
   const ins = (table: string, values: Record<string, Cell | undefined>): Row => db.insert(table, values);
   ins('processnode', {
@@ -62,10 +78,13 @@ export function seedImp(
     description: 'Default presence redundancy group',
     fkprocessnode_1: pub.pkid,
     fkprocessnode_2: sub.pkid,
-    haenabled: weak ? 'f' : 't',
+    haenabled: has('imp-ha-disabled') ? 'f' : 't',
   });
 
-  const policy = ins('credentialpolicy', defaultCredentialPolicy(weak));
+  const policy = ins(
+    'credentialpolicy',
+    defaultCredentialPolicy((c) => has(IMP_POLICY_WEAKNESS[c] ?? '')),
+  );
   // Application users and roles are synchronised from CUCM; the IM&P copy is what its own admin pages
   // and AXL authorise against, so the audit reads it here.
   const groups = new Map<string, string>();
@@ -94,7 +113,7 @@ export function seedImp(
   );
   appUser(creds.axl.user, 'AXL integration account', creds.axl.password, ['Standard AXL API Access']);
   // A service account that needs AXL only but was given super-user rights: the privileged-account finding.
-  if (weak)
+  if (has('imp-privileged-app-user'))
     appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [
       'Standard CCM Super Users',
       'Standard AXL API Access',
@@ -116,12 +135,12 @@ export function seedImp(
     });
     if (node) ins('presenceuserassignment', { fkenduser: u.pkid, fkprocessnode: node });
   }
-  for (const [name, value] of IMP_PARAMETERS)
+  for (const [name, value, weakness] of IMP_PARAMETERS)
     ins('processconfig', {
       fkprocessnode: pub.pkid,
       tkservice: '0',
       paramname: name,
-      paramvalue: weak ? value[0] : value[1],
+      paramvalue: weakness !== undefined && has(weakness) ? value[0] : value[1],
       tkparam: '1',
     });
   return db;

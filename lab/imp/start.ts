@@ -19,15 +19,15 @@ import type { ImpState } from './state.ts';
 
 export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
   const { opts } = ctx;
-  const db = seedImp(opts.profile, opts.credentials, pkidSource(opts.seed, 'imp'));
+  const db = seedImp(opts, opts.credentials, pkidSource(opts.seed, 'imp'));
   if (opts.plan) applyImpScale(db, opts.plan);
   // IM&P sits in the main CUCM cluster: `show network cluster` lists its CallManagers at this scale.
   const callManagers = [CUCM_PUBLISHER, ...subscriberNames(opts.plan?.spec.subscribers ?? 1)];
   const facts = {
-    ...nodeFacts('imp', IMP_NODE, opts.profile, () => callManagers),
-    listFiles: drfLogs(IMP_NODE, opts.profile),
+    ...nodeFacts('imp', IMP_NODE, opts, () => callManagers),
+    listFiles: drfLogs(IMP_NODE, opts.weaknesses),
   };
-  const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.profile) };
+  const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.weaknesses) };
   const axl = axlEndpoint({
     node: IMP_NODE,
     db,

@@ -9,6 +9,7 @@ import { seedRegistrations } from '../cucm/ris/registrations.ts';
 import { seedCucm } from '../cucm/seed.ts';
 import { seedImp } from '../imp/seed.ts';
 import type { Database } from '../informix/database.ts';
+import { resolveWeaknesses } from '../weaknesses/index.ts';
 import type { LabProfile } from '../types.ts';
 import { applyCucScale } from './cuc.ts';
 import { applyCucmScale } from './cucm.ts';
@@ -35,18 +36,20 @@ export function generateLabData(o: {
   scale: LabScale;
   seed: string;
   profile?: LabProfile;
+  weaknesses?: readonly string[];
   /** Seconds since the epoch that registration times count back from. */
   now: number;
 }): LabData {
   const profile = o.profile ?? 'weak';
+  const seeding = { profile, weaknesses: resolveWeaknesses(profile, o.weaknesses) };
   const plan = makePlan(o.scale, o.seed);
-  const cucm = seedCucm(profile, 0, 15, undefined, pkidSource(o.seed, `cucm:${CUCM_PUBLISHER}`));
+  const cucm = seedCucm(seeding, 0, 15, undefined, pkidSource(o.seed, `cucm:${CUCM_PUBLISHER}`));
   const scaled = plan ? applyCucmScale(cucm, plan) : undefined;
   const registrations = seedRegistrations(cucm, 0);
   if (scaled) addScaleRegistrations(registrations, scaled.phones, o.seed, o.now);
-  const cuc = seedCuc(profile);
+  const cuc = seedCuc(seeding);
   if (plan) applyCucScale(cuc, plan);
-  const imp = seedImp(profile, undefined, pkidSource(o.seed, 'imp'));
+  const imp = seedImp(seeding, undefined, pkidSource(o.seed, 'imp'));
   if (plan) applyImpScale(imp, plan);
   return {
     plan,

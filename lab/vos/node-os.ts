@@ -1,18 +1,45 @@
-import type { LabProfile } from '../types.ts';
+import type { Weaknesses } from '../weaknesses/index.ts';
 import type { VosProduct, VosState } from './state.ts';
 
-/** OS settings as shipped: TLS 1.0 allowed, FIPS off, no password ageing in the weak profile. */
-export function initialOsState(node: string, product: VosProduct, profile: LabProfile): VosState {
-  const weak = profile === 'weak';
+/** The weakness ids (lab/weaknesses/) behind each OS setting, per product. */
+const OS_WEAKNESS: Record<
+  VosProduct,
+  { tls: string; fips: string; expiring: string; maxAge: string; minAge: string }
+> = {
+  cucm: {
+    tls: 'cucm-tls-min-1.0',
+    fips: 'cucm-fips-off',
+    expiring: 'cucm-tomcat-cert-expiring',
+    maxAge: 'cucm-os-password-no-expiry',
+    minAge: 'cucm-os-password-no-expiry',
+  },
+  imp: {
+    tls: 'imp-tls-min-1.0',
+    fips: 'imp-fips-off',
+    expiring: 'imp-tomcat-cert-expiring',
+    maxAge: 'imp-os-password-no-ageing',
+    minAge: 'imp-os-password-no-ageing',
+  },
+  cuc: {
+    tls: 'cuc-tls-min-1.0',
+    fips: 'cuc-fips-off',
+    expiring: 'cuc-tomcat-expiring',
+    maxAge: 'cuc-os-password-max-age',
+    minAge: 'cuc-os-password-min-age',
+  },
+};
+
+/** OS settings as shipped (TLS 1.0 allowed, FIPS off, no password ageing) where those weaknesses are seeded. */
+export function initialOsState(node: string, product: VosProduct, w: Weaknesses): VosState {
+  const ids = OS_WEAKNESS[product];
   return {
     node,
     product,
-    tlsMinVersion: weak ? '1.0' : '1.2',
-    fipsEnabled: !weak,
-    // Every node ships a tomcat certificate about to expire in the weak profile.
-    tomcatCertDays: weak ? 10 : 730,
-    passwordMaxAgeDays: weak ? 0 : 90,
-    passwordMinAgeDays: weak ? 0 : 1,
+    tlsMinVersion: w.has(ids.tls) ? '1.0' : '1.2',
+    fipsEnabled: !w.has(ids.fips),
+    tomcatCertDays: w.has(ids.expiring) ? 10 : 730,
+    passwordMaxAgeDays: w.has(ids.maxAge) ? 0 : 90,
+    passwordMinAgeDays: w.has(ids.minAge) ? 0 : 1,
     restarts: 0,
     serviceRestarts: [],
     logins: 0,

@@ -29,6 +29,26 @@ export interface Finding {
   detail: string;
 }
 
+/**
+ * A public source for a check: the vendor text that describes the control, or the reference that
+ * confirms a name the evidence uses (table, column, parameter, CLI command and output line, AXL
+ * operation, CUPI resource). An auditor follows it from a finding to the vendor's own words.
+ */
+export interface Reference {
+  /** The document's title, e.g. "Security Guide for Cisco Unified Communications Manager". */
+  document: string;
+  /** The release the document covers, e.g. "15" or "15SU2". */
+  release: string;
+  /** Chapter or section title, as the document words it. */
+  section: string;
+  url: string;
+  /**
+   * The evidence names this source confirms (`numplan.dnorpattern`, `show tls min-version`,
+   * `/vmrest/users`); absent or empty when it describes the control itself.
+   */
+  confirms?: string[];
+}
+
 export interface Check {
   /** Stable id, e.g. `CUCM-TLS-01`. */
   id: string;
@@ -44,6 +64,15 @@ export interface Check {
   evaluate(results: Record<string, EvidenceResult>): string | undefined;
   severity: Severity;
   remediation: string;
+  /** The vendor text describing the control, then the sources that confirm each evidence name. */
+  references?: Reference[];
+  /** Public benchmark ids covering the control (e.g. a DISA STIG rule), where one exists. */
+  benchmarks?: string[];
+  /**
+   * Set when a name the evidence uses has no public source: which name, and why it is still used. The
+   * prompt, the guide and the report mark such a check "unverified" so a finding is read with care.
+   */
+  unverified?: string;
 }
 
 export interface Topic {

@@ -15,7 +15,7 @@ import { seedCucm } from '../../../../lab/cucm/seed.ts';
 import { CUCM_VERSION } from '../../../../lab/cucm/topology.ts';
 import { runQuery } from '../../../../lab/informix/sql-executor.ts';
 import { matchCommand } from '../../../../lab/vos/commands/table.ts';
-import { seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
+import { resolveWeaknesses, seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
 import { bindHost, SEVERITIES, type EvidenceCall } from '../../../../plugins/_shared/audit/checklist.ts';
 import { budget, serviceOf } from '../../../../plugins/_shared/audit/render-prompt.ts';
 import { validateCommand } from '../../../../plugins/_shared/vos/command-policy.ts';
@@ -131,7 +131,7 @@ describe('the CUCM security-audit checklist', () => {
 
   it('uses read-only AXL operations the lab serves, and SQL the lab database answers', () => {
     const lab = new Map(cucmOperations(CUCM_VERSION).map((o) => [o.name, o]));
-    const db = seedCucm('weak', 0, 15);
+    const db = seedCucm({ profile: 'weak', weaknesses: resolveWeaknesses('weak') }, 0, 15);
     const axlCalls = evidenceCalls().filter((e) => e.tool === 'cucm_axl_call');
     assert.ok(axlCalls.length > 0);
     for (const e of axlCalls) {

@@ -13,7 +13,7 @@ import { impOperations } from '../../../../lab/imp/operations.ts';
 import { IMP_VERSION, seedImp } from '../../../../lab/imp/seed.ts';
 import { runQuery } from '../../../../lab/informix/sql-executor.ts';
 import { matchCommand } from '../../../../lab/vos/commands/table.ts';
-import { seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
+import { resolveWeaknesses, seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
 import type { EvidenceResult } from '../../../../plugins/_shared/audit/checklist.ts';
 import { budget } from '../../../../plugins/_shared/audit/render-prompt.ts';
 import { validateCommand } from '../../../../plugins/_shared/vos/command-policy.ts';
@@ -128,7 +128,7 @@ describe('imp_security_audit checklist', () => {
 
   it('uses AXL operations the lab IM&P node implements, read-only, and SQL the lab answers', () => {
     const implemented = new Map(impOperations(IMP_VERSION).map((o) => [o.name, o]));
-    const db = seedImp('weak');
+    const db = seedImp({ profile: 'weak', weaknesses: resolveWeaknesses('weak') });
     assert.ok(axlOps.length > 0);
     for (const e of axlOps) {
       const op = String(e.args.operation);
