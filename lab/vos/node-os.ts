@@ -4,11 +4,12 @@ import type { VosProduct, VosState } from './state.ts';
 /** The weakness ids (lab/weaknesses/) behind each OS setting, per product. */
 const OS_WEAKNESS: Record<
   VosProduct,
-  { tls: string; fips: string; expiring: string; maxAge: string; minAge: string }
+  { tls: string; fips: string; expiring: string; maxAge: string; minAge: string; ntp: string }
 > = {
   cucm: {
     tls: 'cucm-tls-min-1.0',
     fips: 'cucm-fips-off',
+    ntp: 'cucm-ntp-unsynchronised',
     expiring: 'cucm-tomcat-cert-expiring',
     maxAge: 'cucm-os-password-no-expiry',
     minAge: 'cucm-os-password-no-expiry',
@@ -16,6 +17,7 @@ const OS_WEAKNESS: Record<
   imp: {
     tls: 'imp-tls-min-1.0',
     fips: 'imp-fips-off',
+    ntp: 'imp-ntp-unsynchronised',
     expiring: 'imp-tomcat-cert-expiring',
     maxAge: 'imp-os-password-no-ageing',
     minAge: 'imp-os-password-no-ageing',
@@ -23,6 +25,7 @@ const OS_WEAKNESS: Record<
   cuc: {
     tls: 'cuc-tls-min-1.0',
     fips: 'cuc-fips-off',
+    ntp: 'cuc-ntp-unsynchronised',
     expiring: 'cuc-tomcat-expiring',
     maxAge: 'cuc-os-password-max-age',
     minAge: 'cuc-os-password-min-age',
@@ -37,6 +40,7 @@ export function initialOsState(node: string, product: VosProduct, w: Weaknesses)
     product,
     tlsMinVersion: w.has(ids.tls) ? '1.0' : '1.2',
     fipsEnabled: !w.has(ids.fips),
+    ntpSynchronised: !w.has(ids.ntp),
     tomcatCertDays: w.has(ids.expiring) ? 10 : 730,
     passwordMaxAgeDays: w.has(ids.maxAge) ? 0 : 90,
     passwordMinAgeDays: w.has(ids.minAge) ? 0 : 1,

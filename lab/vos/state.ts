@@ -8,6 +8,8 @@ export interface VosState {
   /** `show tls min-version`; `set tls min-version` changes it. */
   tlsMinVersion: TlsVersion;
   fipsEnabled: boolean;
+  /** Whether ntpd has synchronised the clock (`utils ntp status`). */
+  ntpSynchronised: boolean;
   /** Days before the tomcat certificate expires (the weak profile: 10). */
   tomcatCertDays: number;
   /** Password maximum age in days, 0 = disabled (`show password expiry maximum-age`). */

@@ -18,12 +18,16 @@ export interface AuditRun {
   wallMs: number;
 }
 
+/** What the lab seeds: a profile, or exactly a list of weakness ids (over a profile's other data). */
+export type AuditSeeding = LabProfile | { weaknesses: readonly string[]; profile?: LabProfile };
+
 /** A stack whose auditor can audit the product's lab node (schemas downloaded by the admin). */
 export async function auditStack(
   product: 'cucm' | 'imp' | 'cuc',
-  profile: LabProfile,
+  seeding: AuditSeeding,
 ): Promise<ProductStack> {
-  const s = await startProductStack({ lab: { profile } });
+  const lab = typeof seeding === 'string' ? { profile: seeding } : seeding;
+  const s = await startProductStack({ lab });
   try {
     await prepareNode(s, product);
     if (product === 'cucm') await s.ok('admin', 'cucm_download_ris_toolkit', { host: s.node('cucm').name });

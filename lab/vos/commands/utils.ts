@@ -43,18 +43,29 @@ function replication(ctx: CommandContext): string[] {
   ];
 }
 
+/**
+ * ntpq's peer table, then ntpstat's verdict (the VOS command prints both). Unsynchronised: the server
+ * cannot be reached (reach 0, no `*` peer) and ntpstat says so, as ntpstat words it.
+ */
 function ntp(ctx: CommandContext): string[] {
+  const synced = ctx.os.ntpSynchronised;
   return [
     'ntpd (pid 2871) is running...',
     '',
     '     remote           refid      st t when poll reach   delay   offset  jitter',
     '==============================================================================',
-    `*${ctx.facts.dns.padEnd(15)} .GPS.            1 u  512 1024  377    0.412   -0.021   0.034`,
+    synced
+      ? `*${ctx.facts.dns.padEnd(15)} .GPS.            1 u  512 1024  377    0.412   -0.021   0.034`
+      : ` ${ctx.facts.dns.padEnd(15)} .INIT.          16 u    - 1024    0    0.000    0.000   0.000`,
     '',
     '',
-    `synchronised to NTP server (${ctx.facts.dns}) at stratum 2`,
-    '   time correct to within 27 ms',
-    '   polling server every 1024 s',
+    ...(synced
+      ? [
+          `synchronised to NTP server (${ctx.facts.dns}) at stratum 2`,
+          '   time correct to within 27 ms',
+          '   polling server every 1024 s',
+        ]
+      : ['unsynchronised', '  time server re-starting', '   polling server every 64 s']),
     '',
     `Current time in UTC is : ${vosDate(ctx.now)}`,
     `Current time in Etc/UTC is : ${vosDate(ctx.now)}`,
