@@ -2,7 +2,7 @@ import { startCuc } from './cuc/start.ts';
 import { legacyCucm, startCucm } from './cucm/start.ts';
 import { HostileSwitches } from './hostile/switches.ts';
 import { startImp } from './imp/start.ts';
-import { resolveOptions } from './options.ts';
+import { resolveOptions, selfSignedNode } from './options.ts';
 import { startPhones } from './phones/start.ts';
 import type { LabContext } from './runtime.ts';
 import { LabLog } from './state/log.ts';
@@ -59,15 +59,20 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       startPhones(ctx, cucm.state.db),
       opts.legacyCluster ? startCucm(ctx, legacyCucm(ctx)) : undefined,
     ]);
+    const nodes = [cucm.info, imp.info, cuc.info, ...phones.infos, ...(legacy ? [legacy.info] : [])].map(
+      (n): LabNodeInfo => (n.certPem ? { ...n, selfSigned: selfSignedNode(opts, n.product) } : n),
+    );
+    const signed = new Set(nodes.flatMap((n) => (n.selfSigned === undefined ? [] : [n.selfSigned])));
     const info: LabInfo = {
       profile: opts.profile,
       host: opts.host,
       startedAt: new Date().toISOString(),
-      certificates: opts.certificates,
+      certificates: signed.size > 1 ? 'mixed' : signed.has(false) ? 'lab-ca' : 'self-signed',
       caCertPem: ctx.ca.certPem,
+      weaknesses: [...opts.weaknesses].sort(),
       scale: opts.scale,
       seed: opts.seed,
-      nodes: [cucm.info, imp.info, cuc.info, ...phones.infos, ...(legacy ? [legacy.info] : [])],
+      nodes,
     };
     return {
       info,

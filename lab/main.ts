@@ -1,8 +1,10 @@
 // `npm run lab`: starts the simulated nodes, prints how to reach them, writes LAB_INFO, stops on a signal.
-// LAB_SCALE (small | site | enterprise) and LAB_SEED size the clusters (lab/scale/).
+// LAB_SCALE (small | site | enterprise) and LAB_SEED size the clusters (lab/scale/); LAB_WEAKNESSES
+// (ids from lab/weaknesses/, comma-separated) seeds exactly those weaknesses instead of the profile's.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startLab } from './index.ts';
+import { describeSeeded } from './weaknesses/index.ts';
 import type { Lab, LabInfo, LabOptions } from './types.ts';
 
 function envNumber(name: string): number | undefined {
@@ -35,7 +37,12 @@ function optionsFromEnv(): LabOptions {
 }
 
 function describe(info: LabInfo): string {
-  const lines = [`UC lab (${info.profile} profile, ${info.scale} scale) on ${info.host}`, ''];
+  const lines = [
+    `UC lab (${info.profile} profile, ${info.scale} scale) on ${info.host}`,
+    describeSeeded(info.profile, info.weaknesses),
+    `HTTPS certificates: ${info.certificates}`,
+    '',
+  ];
   for (const n of info.nodes) {
     const ports = Object.entries(n.ports)
       .map(([k, v]) => `${k} ${v}`)
@@ -71,7 +78,15 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 const started = Date.now();
-const lab = await startLab(optionsFromEnv());
+let lab: Lab;
+try {
+  lab = await startLab(optionsFromEnv());
+} catch (err) {
+  // A bad setting (an unknown LAB_WEAKNESSES id, a wrong LAB_PROFILE) is the operator's to fix: its
+  // message, not a stack trace.
+  console.error(`lab: ${(err as Error).message}`);
+  process.exit(2);
+}
 running.lab = lab;
 if (stopping) {
   await lab.stop();

@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { labCredentials, type LabCredentials } from './credentials.ts';
-import type { LabCertificates, LabOptions, LabProfile } from './types.ts';
+import type { LabCertificates, LabOptions, LabProduct, LabProfile } from './types.ts';
+import { SELF_SIGNED_WEAKNESS } from './vos/facts.ts';
 import type { AxlVersionWording } from './cucm/versions.ts';
 import { AXL_VERSION_WORDINGS, axlVersionOf } from './cucm/versions.ts';
 import type { ScalePlan } from './scale/plan.ts';
@@ -45,7 +46,11 @@ export interface ResolvedOptions {
   axlServiceTimeMs: number;
   /** What each node accepts and `info` lists: the demo credentials unless `passwords` replaced some. */
   credentials: LabCredentials;
-  certificates: LabCertificates;
+  /**
+   * Who signs every node's HTTPS certificate when forced (the `certificates` option or LAB_CERTIFICATES);
+   * undefined: each node by its own product's self-signed weakness (`selfSignedNode`).
+   */
+  certificates: LabCertificates | undefined;
 }
 
 function nonNegative(name: string, value: number): number {
@@ -102,16 +107,27 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     axlWriteThrottle: o.axlWriteThrottle,
     axlServiceTimeMs: nonNegative('axlServiceTimeMs', o.axlServiceTimeMs ?? 0),
     credentials: labCredentials(o.passwords),
-    certificates: certificatesOf(o.certificates ?? env.LAB_CERTIFICATES, profile),
+    certificates: certificatesOf(o.certificates ?? env.LAB_CERTIFICATES),
   };
 }
 
-/** As installed (self-signed) unless hardened, where the CLI and the weakness list say CA-signed. */
-function certificatesOf(value: string | undefined, profile: LabProfile): LabCertificates {
-  if (value === undefined || value === '') return profile === 'hardened' ? 'lab-ca' : 'self-signed';
+/** A forced signer for every node, or undefined: each node as its weaknesses say. */
+function certificatesOf(value: string | undefined): LabCertificates | undefined {
+  if (value === undefined || value === '') return undefined;
   if (value !== 'self-signed' && value !== 'lab-ca')
     throw new RangeError(`lab certificates must be self-signed or lab-ca, got ${value}`);
   return value;
+}
+
+/**
+ * Whether a product's nodes serve a self-signed HTTPS certificate: as forced, else as installed when the
+ * product's self-signed weakness is seeded and CA-signed when not, so the certificate a node serves is
+ * the one its CLI and its audit describe, whatever the other products' weaknesses.
+ */
+export function selfSignedNode(o: ResolvedOptions, product: LabProduct): boolean {
+  if (product === 'phone') return false;
+  if (o.certificates !== undefined) return o.certificates === 'self-signed';
+  return o.weaknesses.has(SELF_SIGNED_WEAKNESS[product]);
 }
 
 /** Where each listener binds: consecutive ports from basePort in a fixed order, or ephemeral ports. */

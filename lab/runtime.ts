@@ -6,7 +6,7 @@ import type { RequestHandler } from './http/listener.ts';
 import { listen } from './http/listener.ts';
 import type { Database } from './informix/database.ts';
 import type { ResolvedOptions } from './options.ts';
-import { portFor } from './options.ts';
+import { portFor, selfSignedNode } from './options.ts';
 import type { LabLog } from './state/log.ts';
 import type { LabCa } from './tls/lab-ca.ts';
 import { loadOrIssueNodeCert } from './tls/node-cert.ts';
@@ -40,7 +40,8 @@ export interface ServedNode {
 
 /**
  * The two faces of a VOS node: Tomcat over HTTPS with its own self-signed certificate (or one from the
- * lab CA, `certificates: 'lab-ca'`), and the CLI over SSH with the node's persistent host key. The handler may read the node's public address once listening.
+ * lab CA: `selfSignedNode` decides per product), and the CLI over SSH with the node's persistent host
+ * key. The handler may read the node's public address once listening.
  */
 export async function serveVosNode(
   ctx: LabContext,
@@ -59,7 +60,7 @@ export async function serveVosNode(
   const { opts } = ctx;
   const fqdn = `${a.facts.hostname}.${a.facts.domain}`;
   const names = [...new Set(['localhost', '127.0.0.1', a.name, fqdn, opts.host])];
-  const signer = opts.certificates === 'lab-ca' ? ctx.ca : undefined;
+  const signer = selfSignedNode(opts, a.facts.product) ? undefined : ctx.ca;
   const cert = loadOrIssueNodeCert(opts.stateDir, signer, a.name, { fqdn }, names, a.os.tomcatCertDays);
   // The CLI describes the certificate the node serves, whatever the profile would have installed.
   const facts = withTomcatSigner(a.facts, signer !== undefined);

@@ -79,7 +79,8 @@ export interface LabOptions {
   /**
    * Who signs the nodes' HTTPS (Tomcat) certificates: each node itself, as a node fresh from install
    * ('self-signed'), or the lab CA, as after an administrator installed CA-signed ones ('lab-ca').
-   * Default `LAB_CERTIFICATES`, else 'self-signed' for the weak profile and 'lab-ca' for the hardened one.
+   * Default `LAB_CERTIFICATES`, else per product: self-signed when its self-signed weakness is seeded
+   * (every product in the weak profile), CA-signed when not (the hardened profile).
    */
   certificates?: LabCertificates;
 }
@@ -118,6 +119,11 @@ export interface LabNodeInfo {
   certPem?: string;
   /** Its SHA-256 fingerprint, `AB:CD:...` as `openssl x509 -fingerprint -sha256` prints it. */
   certFingerprint?: string;
+  /**
+   * Whether that certificate is self-signed (pin `certPem`) rather than issued by the lab CA (pin
+   * `LabInfo.caCertPem`). Set for every node serving HTTPS; phones serve plain HTTP.
+   */
+  selfSigned?: boolean;
   version?: string;
   /** Phones: model and screenshot format. */
   model?: string;
@@ -131,10 +137,15 @@ export interface LabInfo {
   /** The scale the lab was generated at, and from which seed. */
   scale: LabScale;
   seed: string;
-  /** Who signed the nodes' HTTPS certificates (see LabOptions.certificates). */
-  certificates: LabCertificates;
-  /** The lab CA: it signs the nodes' HTTPS certificates only when `certificates` is 'lab-ca'. */
+  /**
+   * Who signed the nodes' HTTPS certificates (see LabOptions.certificates): every node alike, or
+   * 'mixed' when only some products' self-signed weaknesses are seeded (each node's `selfSigned` says).
+   */
+  certificates: LabCertificates | 'mixed';
+  /** The lab CA: it signs the HTTPS certificate of every node whose `selfSigned` is false. */
   caCertPem: string;
+  /** The weakness ids the lab seeded (lab/weaknesses/): the profile's, or exactly LAB_WEAKNESSES. */
+  weaknesses: string[];
   nodes: LabNodeInfo[];
 }
 

@@ -1,11 +1,13 @@
 // `npm run demo`: the lab of simulated nodes and a server wired to it, signed and licensed by a
 // throw-away demo vendor. Prints how to connect an MCP client; writes STATE_DIR/demo.json.
 // Settings: STATE_DIR (default .demo/state), DEMO_DIR (default .demo), SERVER_PORT (default 8443),
-// LAB_PROFILE (weak | hardened), LAB_CERTIFICATES (self-signed | lab-ca), LAB_SCALE (small | site |
-// enterprise) and LAB_SEED, read by the lab itself. Stops cleanly on Ctrl-C / SIGTERM.
+// LAB_PROFILE (weak | hardened), LAB_WEAKNESSES (weakness ids, comma-separated: exactly those seeded),
+// LAB_CERTIFICATES (self-signed | lab-ca), LAB_SCALE (small | site | enterprise) and LAB_SEED, read by
+// the lab itself. Stops cleanly on Ctrl-C / SIGTERM.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startLab, type LabInfo } from '../lab/index.ts';
+import { describeSeeded } from '../lab/weaknesses/index.ts';
 import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
 import { prefetchSchemas } from '../lab/demo/prefetch-schemas.ts';
 import { seedVault } from '../lab/demo/seed-vault.ts';
@@ -149,6 +151,7 @@ uc-mcp-server demo is running.
     .filter((n) => n.product !== 'phone')
     .map((n) => `${n.name} ${n.address}`)
     .join(', ')} and ${lab.info.nodes.filter((n) => n.product === 'phone').length} phones (${profile} profile)
+  Weaknesses     ${describeSeeded(lab.info.profile, lab.info.weaknesses)}
   Details        ${join(stateDir, 'demo.json')}
 ${certificateLines(lab.info)}
 

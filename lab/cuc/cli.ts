@@ -1,7 +1,10 @@
-// Unity Connection's own read-only CLI commands: `show cuc dbview list|contents`. They print a
-// unitydirdb view the way `run cuc dbquery` prints a result (a header, a rule of dashes under each
-// column, values padded, `null` for no value, "No records found" when empty), and they are `show`
-// commands, so the auditor's read-only allowlist covers them.
+// Unity Connection's own CLI commands over its directory database: `show cuc dbview list`, `show cuc
+// dbview contents` (which, as on a real node, writes the view to a CSV file and prints only where) and
+// `run cuc dbquery`, which prints a result as the CLI Reference shows it: a header, a rule of dashes
+// under each column, values padded, `null` for no value, "No records found" when empty. The profiles
+// allow the auditor `run cuc dbquery unitydirdb select *` only, so the audit reads rows in one call.
+import { DbError } from '../informix/database.ts';
+import { runQuery } from '../informix/sql-executor.ts';
 import type { DbRows } from '../vos/facts.ts';
 import type { CliCommand } from '../vos/commands/types.ts';
 import { failed } from '../vos/commands/types.ts';
@@ -67,9 +70,35 @@ export const CUC_COMMANDS: CliCommand[] = [
       const [db, view, ...rest] = args;
       if (!database(db) || !view || rest.length > 0)
         return failed(`Usage: show cuc dbview contents ${DATABASES.join('|')} <view name>`);
-      const rows = ctx.facts.unitydirdb?.view(view);
-      if (!rows) return failed(`View ${view} was not found in database ${db ?? ''}`);
-      return { lines: dbTable(rows) };
+      if (!ctx.facts.unitydirdb?.view(view))
+        return failed(`View ${view} was not found in database ${db ?? ''}`);
+      // CLI Reference: "saves the results from a specified SQL view in a CSV file"; the rows are not printed.
+      const at = new Date().toISOString().replace(/\D/g, '').slice(2, 14);
+      return {
+        lines: [`Output is in file: cuc/cli/${view.toLowerCase()}_${at.slice(0, 6)}-${at.slice(6)}.csv`],
+      };
+    },
+  },
+  {
+    words: ['run', 'cuc', 'dbquery'],
+    takesArgs: true,
+    products: ['cuc'],
+    run: (ctx, args, raw) => {
+      const [db] = args;
+      if (!database(db) || args.length < 2)
+        return failed(`Usage: run cuc dbquery ${DATABASES.join('|')} <sql query>`);
+      const sql = raw.replace(/^\s*run\s+cuc\s+dbquery\s+\S+\s+/i, '');
+      const directory = ctx.facts.unitydirdb;
+      if (!directory) return failed('The database is not available');
+      // A real node runs updates and procedures too; the lab's views are computed, so it reads only.
+      if (!/^\s*select\b/i.test(sql)) return failed('The lab unitydirdb answers SELECT queries only');
+      try {
+        const result = runQuery(directory.database(), sql);
+        return { lines: dbTable({ columns: result.columns, rows: result.rows }) };
+      } catch (err) {
+        if (err instanceof DbError) return failed(`${err.code}: ${err.message}`);
+        throw err;
+      }
     },
   },
 ];

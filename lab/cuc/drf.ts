@@ -1,11 +1,10 @@
-// The Disaster Recovery System's per-backup logs on the Unity Connection node, which `file list
-// activelog platform/drf/log` shows: the read-only way to see whether and when the node was backed up.
-// Dates are relative to the time of the command, so the lab never goes stale.
+// The Disaster Recovery System's runs on the Unity Connection node: the per-backup logs `file list
+// activelog platform/drf/log` shows and the history `utils disaster_recovery history backup` prints
+// (lab/vos/drf.ts). Dates are relative to the time of the command, so the lab never goes stale.
 import { nightlyRunStart } from '../state/nightly.ts';
+import { drfModel, type BackupRun, type DrfModel } from '../vos/drf.ts';
 import type { Weaknesses } from '../weaknesses/index.ts';
-import type { LabFile } from '../vos/facts.ts';
 
-export const DRF_LOG_DIR = 'platform/drf/log';
 /** What one Unity Connection backup saves: one log per component, `<start>_b_<server>_<component>.log`. */
 const COMPONENTS: [string, number][] = [
   ['cuc_cuc_database', 52_118],
@@ -14,35 +13,30 @@ const COMPONENTS: [string, number][] = [
   ['platform_platform', 3_911],
 ];
 
-function stamp(d: Date): string {
-  return d.toISOString().slice(0, 19).replace(/[T:]/g, '-');
-}
-
 /**
- * Weak: one backup right after installation, 45 days ago, and the schedule disabled since. Hardened: the
- * nightly schedule at 03:00 UTC, the last seven runs kept.
+ * Hardened: the nightly schedule at 03:00 UTC, the last seven runs kept. Weak (`cuc-no-recent-backup`):
+ * one backup right after installation, 45 days ago, and the schedule disabled since; a manual backup
+ * tried two days ago failed, which must not count as a recent backup.
  */
-export function cucDrfLogs(
-  node: string,
-  w: Weaknesses,
-): (partition: string, dir: string, now: Date) => LabFile[] | undefined {
-  const ages = w.has('cuc-no-recent-backup') ? [45] : [1, 2, 3, 4, 5, 6, 7];
-  return (partition, dir, now) => {
-    if (partition !== 'activelog' || dir !== DRF_LOG_DIR) return undefined;
-    const files: LabFile[] = [
+export function cucDrfLogs(node: string, w: Weaknesses): DrfModel {
+  const runs = (now: Date): BackupRun[] =>
+    w.has('cuc-no-recent-backup')
+      ? [
+          { start: nightlyRunStart(now, 3, 45), result: 'SUCCESS', type: 'SCHEDULED' },
+          { start: nightlyRunStart(now, 3, 2), result: 'ERROR', type: 'MANUAL' },
+        ]
+      : [7, 6, 5, 4, 3, 2, 1].map((age) => ({
+          start: nightlyRunStart(now, 3, age),
+          result: 'SUCCESS',
+          type: 'SCHEDULED',
+        }));
+  return drfModel({
+    runs,
+    components: COMPONENTS.map(([component, size]) => ({ server: node, component, size })),
+    stepMs: 80_000,
+    ownLogs: (now) => [
       { name: 'drfMaster.log', size: 19_804, modified: new Date(now.getTime() - 3_600_000) },
       { name: 'drfLocal.log', size: 15_227, modified: new Date(now.getTime() - 3_600_000) },
-    ];
-    for (const age of ages) {
-      const start = nightlyRunStart(now, 3, age);
-      COMPONENTS.forEach(([component, size], i) =>
-        files.push({
-          name: `${stamp(start)}_b_${node}_${component}.log`,
-          size,
-          modified: new Date(start.getTime() + (i + 1) * 80_000),
-        }),
-      );
-    }
-    return files;
-  };
+    ],
+  });
 }

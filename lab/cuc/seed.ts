@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { DEMO_CREDENTIALS } from '../credentials.ts';
 import type { LabSeeding } from '../weaknesses/index.ts';
 import type { CupiObject } from './cupi/store.ts';
-import { CupiStore } from './cupi/store.ts';
+import { CupiStore, PIN_RULE_NAME } from './cupi/store.ts';
 import { seedListsAndCoses } from './cupi/lists-and-coses.ts';
 
 /** Weak profile: the PIN many users still have from the install-time template. */
@@ -34,7 +34,7 @@ type Patterns = [pattern: string, blocked: boolean][];
  * four-digit extensions and local numbers behind the access code 9 and refuse everything else; the
  * system transfer table refuses all. Weak: the shipped shape (international and long distance refused,
  * everything else allowed), except that someone opened international transfers in Default Transfer and
- * every destination in Default System Transfer, which unidentified callers use.
+ * everything but international numbers in Default System Transfer, which unidentified callers use.
  */
 function restrictionTables(seeding: LabSeeding): [string, Patterns][] {
   const has = (id: string): boolean => seeding.weaknesses.has(id);
@@ -53,7 +53,16 @@ function restrictionTables(seeding: LabSeeding): [string, Patterns][] {
   return [
     ['Default Fax', dialOut],
     ['Default Outdial', dialOut],
-    ['Default System Transfer', has('cuc-system-transfer-open') ? [['*', false]] : [['*', true]]],
+    // Weak: someone "fixed" the system transfer table by blocking only international numbers.
+    [
+      'Default System Transfer',
+      has('cuc-system-transfer-open')
+        ? [
+            ['9011*', true],
+            ['*', false],
+          ]
+        : [['*', true]],
+    ],
     [
       'Default Transfer',
       has('cuc-transfer-international')
@@ -122,24 +131,53 @@ export function seedCuc(seeding: LabSeeding): CupiStore {
     Language: '1033',
   });
 
+  // The two rules Unity Connection ships, under the field names CUPI documents for authentication
+  // rules (a credential's CredentialPolicyObjectId points to the same object under `credentialpolicies`).
   store.create(policies, {
-    DisplayName: 'Default Voice Mail PIN Policy',
+    DisplayName: PIN_RULE_NAME,
     MinLength: has('cuc-pin-min-length') ? '4' : '8',
-    TrivialCredentialChecks: has('cuc-pin-trivial') ? 'false' : 'true',
-    ExpiryDays: has('cuc-pin-no-expiry') ? '0' : '180',
+    TrivialCredChecking: has('cuc-pin-trivial') ? 'false' : 'true',
+    MaxDays: has('cuc-pin-no-expiry') ? '0' : '180',
     MaxHacks: has('cuc-pin-no-lockout') ? '0' : '5',
     LockoutDuration: has('cuc-pin-no-lockout') ? '0' : '30',
-    PreviousCredentialsToCheck: has('cuc-pin-no-history') ? '0' : '5',
+    HackResetTime: '30',
+    PrevCredCount: has('cuc-pin-no-history') ? '0' : '5',
+    MinDuration: has('cuc-pin-no-min-duration') ? '0' : '1440',
+    ExpiryWarningDays: '15',
+    MinCharsToChange: '1',
   });
   store.create(policies, {
-    DisplayName: 'Default Web Application Password Policy',
+    DisplayName: 'Recommended Web Application Authentication Rule',
     MinLength: has('cuc-web-password-short') ? '8' : '14',
-    TrivialCredentialChecks: 'true',
-    ExpiryDays: has('cuc-web-no-expiry') ? '0' : '90',
+    TrivialCredChecking: has('cuc-web-trivial') ? 'false' : 'true',
+    MaxDays: has('cuc-web-no-expiry') ? '0' : '90',
     MaxHacks: has('cuc-web-no-lockout') ? '0' : '5',
     LockoutDuration: has('cuc-web-no-lockout') ? '0' : '30',
-    PreviousCredentialsToCheck: has('cuc-web-no-expiry') ? '0' : '12',
+    HackResetTime: '30',
+    PrevCredCount: has('cuc-web-no-expiry') ? '0' : '12',
+    MinDuration: '1440',
+    ExpiryWarningDays: '15',
+    MinCharsToChange: '1',
   });
+  // System Settings > Advanced > API Settings: whether CUMI clients may fetch secure messages.
+  const configuration = store.define(
+    'configurationvalues',
+    'ConfigurationValues',
+    'ConfigurationValue',
+    ['FullName'],
+    'FullName',
+  );
+  for (const [name, value] of [
+    ['System.API.CumiAccessSecureMessageAttachments', has('cuc-cumi-secure-attachments') ? '1' : '0'],
+    ['System.API.CumiAllowSecureMessageHeaders', '0'],
+  ] as const)
+    store.create(configuration, {
+      Type: '11',
+      FullName: name,
+      Value: value,
+      UserSetting: 'true',
+      RequiresRestart: 'false',
+    });
 
   const people: [string, string, string, string][] = [
     ['jsmith', 'John', 'Smith', '1001'],

@@ -23,7 +23,7 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
   // The CLI reads the same directory CUPI serves (`show cuc dbview`), and the DRF logs (`file list`).
   const facts = {
     ...nodeFacts('cuc', CUC_NODE, opts),
-    listFiles: cucDrfLogs(CUC_NODE, opts.weaknesses),
+    ...cucDrfLogs(CUC_NODE, opts.weaknesses),
     unitydirdb: unityDirDb(cupi),
   };
   const state: CucState = {

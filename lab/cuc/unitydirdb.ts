@@ -1,8 +1,10 @@
-// The read-only views of Unity Connection's directory database (unitydirdb) that the lab's CLI shows
-// with `show cuc dbview contents unitydirdb <view>`. They are computed from the CUPI store on every
-// call, so the CLI and CUPI always agree (a PIN changed through CUPI shows here at once). Only the views
-// the audit and the CLI guide use exist; columns are lower-case as Informix prints them and flags are
-// 0/1. No view carries a credential itself (the PIN or password hash), only its flags.
+// The read-only views of Unity Connection's directory database (unitydirdb) that the lab's CLI reads
+// with `run cuc dbquery unitydirdb select ...` (and lists with `show cuc dbview list`). They are
+// computed from the CUPI store on every call, so the CLI and CUPI always agree (a PIN changed through
+// CUPI shows here at once). Only the views the audit and the CLI guide use exist; columns are
+// lower-case as Informix prints them and flags are 0/1. No view carries a credential itself (the PIN
+// or password hash), only its flags.
+import { Database } from '../informix/database.ts';
 import type { DbRows, UnityDirDb } from '../vos/facts.ts';
 import type { CupiObject, CupiStore } from './cupi/store.ts';
 
@@ -84,11 +86,23 @@ const VIEWS: Record<string, (store: CupiStore) => DbRows> = {
 
 /** The views of the lab node's unitydirdb, for its NodeFacts. */
 export function unityDirDb(store: CupiStore): UnityDirDb {
+  const view = (name: string): DbRows | undefined => {
+    const key = name.toLowerCase();
+    return Object.hasOwn(VIEWS, key) ? VIEWS[key]?.(store) : undefined;
+  };
   return {
     views: () => Object.keys(VIEWS).sort(),
-    view: (name) => {
-      const key = name.toLowerCase();
-      return Object.hasOwn(VIEWS, key) ? VIEWS[key]?.(store) : undefined;
+    view,
+    // A read-only snapshot for one query: the views as tables of the lab's Informix engine, so
+    // `run cuc dbquery` answers the same SQL (and the same -217/-206 faults) as a real node would.
+    database: () => {
+      const names = Object.keys(VIEWS);
+      const rows = names.map((n) => [n, view(n) as DbRows] as const);
+      const db = new Database(rows.map(([name, r]) => ({ name, columns: r.columns })));
+      for (const [name, r] of rows)
+        for (const row of r.rows)
+          db.insert(name, Object.fromEntries(r.columns.map((c, i) => [c, row[i] ?? null])));
+      return db;
     },
   };
 }

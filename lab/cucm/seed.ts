@@ -15,6 +15,7 @@ import {
 } from './db/schema.ts';
 import * as T from './db/types.ts';
 import { seedDialPlan } from './seed-dialplan.ts';
+import { seedHardening } from './seed-hardening.ts';
 import { bulkPhones, seedPhones } from './seed-phones.ts';
 import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, DEMO_PHONES, IMP_NODE, RIS_RATE_PARAMETER } from './topology.ts';
 
@@ -361,6 +362,14 @@ export function seedCucm(
       ? 'ALL_CIPHERS RSA Preferred'
       : 'Strongest - AES-256 SHA-384 Only: RSA Preferred',
   );
+  // OAuth refresh logins for Jabber (System > Enterprise Parameters > SSO Configuration); Boolean.
+  param(
+    enterprise,
+    SERVICE_ENTERPRISE_WIDE,
+    'oAuthWithRefreshLoginFlow',
+    has('cucm-oauth-refresh-off') ? 'F' : 'T',
+    '1',
+  );
   for (const node of [pub, sub]) {
     param(node, SERVICE_CALLMANAGER, 'CdrEnabled', has('cucm-cdr-off') ? 'F' : 'T', '1');
     // A call from the PSTN transferred back to the PSTN is the classic toll-fraud path.
@@ -376,5 +385,6 @@ export function seedCucm(
   // The application audit log (who changed what in the administration pages, AXL and the CLI).
   param(pub, SERVICE_AUDIT_EVENT, 'AuditLogEnabled', has('cucm-audit-log-off') ? 'F' : 'T', '1');
   seedDialPlan(db);
+  seedHardening(db, seeding);
   return db;
 }

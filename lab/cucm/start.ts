@@ -38,10 +38,19 @@ export interface CucmNodeSpec {
   cluster: ClusterNames;
 }
 
+/** A 12.5 build: a release the audit's policy treats as out of software maintenance (CUCM-OS-03). */
+export const OUT_OF_MAINTENANCE_VERSION = '12.5.1.17900(64)';
+
 export function mainCucm(ctx: LabContext): CucmNodeSpec {
   return {
     name: CUCM_PUBLISHER,
-    version: ctx.opts.versions[CUCM_PUBLISHER] ?? CUCM_VERSION,
+    // An explicit version wins; the release weakness otherwise leaves the publisher on 12.5, which every
+    // view of the release (CLI, getCCMVersion, the AXL schemas served) then reports alike.
+    version:
+      ctx.opts.versions[CUCM_PUBLISHER] ??
+      (ctx.opts.weaknesses.has('cucm-release-out-of-maintenance')
+        ? OUT_OF_MAINTENANCE_VERSION
+        : CUCM_VERSION),
     httpsSlot: PORT_SLOTS.cucmHttps,
     sshSlot: PORT_SLOTS.cucmSsh,
     main: true,
@@ -74,7 +83,7 @@ export async function startCucm(
     activeVersion: cliVersion(node.version),
     // The 14.0 cluster came from 12.5; the main one keeps the facts' own inactive version.
     ...(node.main ? {} : { inactiveVersion: '12.5.1.17900-64' }),
-    listFiles: cucmFiles(opts.weaknesses),
+    ...cucmFiles(opts.weaknesses),
     risPhones: () => (live.ris ? risPhones(db, live.ris.registrations) : []),
   };
   const state: CucmState = {

@@ -1,6 +1,7 @@
 import type { Family } from '../cucm/axl/family.ts';
 import { familyOperations } from '../cucm/axl/family-ops.ts';
 import { processNodeFamily } from '../cucm/axl/families/system.ts';
+import { credentialPolicyFamily } from '../cucm/axl/families/users.ts';
 import type { AxlOperation } from '../cucm/axl/operation.ts';
 import { executeSqlQuery, executeSqlUpdate, getCcmVersion } from '../cucm/axl/sql-ops.ts';
 import { PRESENCE_OPERATIONS, presenceRedundancyGroupFamily } from './presence-ops.ts';
@@ -26,9 +27,14 @@ const impUserFamily: Family = {
 
 const impProcessNodes: Family = { ...processNodeFamily, ops: ['get', 'list'] };
 
+/** Credential policies are synchronised from CUCM too: readable here, changed on CUCM. */
+const impCredentialPolicies: Family = { ...credentialPolicyFamily, ops: ['get', 'list'] };
+
 export function impOperations(version: string): AxlOperation[] {
   return [
-    ...[presenceRedundancyGroupFamily, impUserFamily, impProcessNodes].flatMap(familyOperations),
+    ...[presenceRedundancyGroupFamily, impUserFamily, impProcessNodes, impCredentialPolicies].flatMap(
+      familyOperations,
+    ),
     ...PRESENCE_OPERATIONS,
     getCcmVersion(version),
     executeSqlQuery,

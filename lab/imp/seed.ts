@@ -12,16 +12,21 @@ export const IMP_SUBSCRIBER = 'imp-sub1';
 export const IMP_VERSION = '15.0.1.10000(12)';
 
 /**
- * IM&P security settings as the lab stores them (lab names, in processconfig on the publisher): name,
- * weak value, hardened value, and the weakness (lab/weaknesses/imp.ts) that seeds the weak one.
- * Federation is in use in every case; only its protection differs.
+ * IM&P security settings as the lab stores them (processconfig on the publisher): name, weak value,
+ * hardened value, and the weakness (lab/weaknesses/imp.ts) that seeds the weak one. The names are the
+ * lab's own stand-ins for settings Cisco documents only by their page labels (the IM&P data dictionary
+ * is not public); the audit marks the checks that read them unverified. Federation is in use in every
+ * case (its connection manager runs, lab/vos/facts.ts); only its protection differs.
  */
-const IMP_PARAMETERS: [string, [string, string], string | undefined][] = [
-  // Jabber clients must negotiate TLS before authenticating on the XMPP client port.
+const IMP_PARAMETERS: [string, [string, string], string][] = [
+  // "Enable XMPP Client To IM/P Service Secure Mode": Jabber clients negotiate TLS before authenticating.
   ['XmppTlsRequired', ['F', 'T'], 'imp-xmpp-client-tls-optional'],
-  ['XmppFederationEnabled', ['T', 'T'], undefined],
-  // Server-to-server XMPP: without TLS, federated messages and presence cross the internet in clear.
+  // "Enable XMPP Router-to-Router Secure Mode": XMPP between IM&P nodes and peer clusters over TLS.
+  ['XmppRouterToRouterTlsRequired', ['F', 'T'], 'imp-xmpp-router-tls-off'],
+  // Federation Security Mode: without TLS, federated messages and presence cross the internet in clear.
   ['XmppFederationTlsRequired', ['F', 'T'], 'imp-federation-without-tls'],
+  // "Require client-side security certificates": the partner's certificate is validated against a root CA.
+  ['XmppFederationRequireClientCerts', ['F', 'T'], 'imp-federation-no-cert-validation'],
   // 'allow': any XMPP domain may federate; 'deny': only the listed partner domains.
   ['XmppFederationPolicy', ['allow', 'deny'], 'imp-federation-allow-all'],
   ['XmppFederationAllowedDomains', ['', 'partner.example.net'], 'imp-federation-allow-all'],
@@ -140,7 +145,7 @@ export function seedImp(
       fkprocessnode: pub.pkid,
       tkservice: '0',
       paramname: name,
-      paramvalue: weakness !== undefined && has(weakness) ? value[0] : value[1],
+      paramvalue: has(weakness) ? value[0] : value[1],
       tkparam: '1',
     });
   return db;

@@ -25,7 +25,7 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
   const callManagers = [CUCM_PUBLISHER, ...subscriberNames(opts.plan?.spec.subscribers ?? 1)];
   const facts = {
     ...nodeFacts('imp', IMP_NODE, opts, () => callManagers),
-    listFiles: drfLogs(IMP_NODE, opts.weaknesses),
+    ...drfLogs(IMP_NODE, opts.weaknesses),
   };
   const state: ImpState = { node: IMP_NODE, db, os: initialOsState(IMP_NODE, 'imp', opts.weaknesses) };
   const axl = axlEndpoint({

@@ -1,4 +1,5 @@
 import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, IMP_NODE } from '../cucm/topology.ts';
+import type { Database } from '../informix/database.ts';
 import type { LabSeeding, Weaknesses } from '../weaknesses/index.ts';
 import type { VosProduct } from './state.ts';
 
@@ -60,7 +61,9 @@ export interface NodeFacts {
   uptimeDays: number;
   /** Files `file list <partition> <dir>` shows, by partition and directory; undefined: no such folder. */
   listFiles?(partition: string, dir: string, now: Date): LabFile[] | undefined;
-  /** Unity Connection: the unitydirdb views `show cuc dbview list|contents` print (lab/cuc/unitydirdb.ts). */
+  /** The backups `utils disaster_recovery history backup` lists (lab/vos/drf.ts keeps them and the logs agreeing). */
+  drfHistory?(now: Date): BackupRecord[];
+  /** Unity Connection: the unitydirdb views `show cuc dbview list` and `run cuc dbquery` read (lab/cuc/unitydirdb.ts). */
   unitydirdb?: UnityDirDb;
 }
 
@@ -74,6 +77,16 @@ export interface DbRows {
 export interface UnityDirDb {
   views(): string[];
   view(name: string): DbRows | undefined;
+  /** The views as tables of one query's database (`run cuc dbquery`), built when asked. */
+  database(): Database;
+}
+
+/** One row of `utils disaster_recovery history backup`. */
+export interface BackupRecord {
+  tar: string;
+  completed: Date;
+  result: 'SUCCESS' | 'ERROR';
+  type: 'SCHEDULED' | 'MANUAL';
 }
 
 /** One file in a `file list` answer. */
@@ -124,11 +137,12 @@ function cucmServices(w: Weaknesses): NodeFacts['services'] {
     ['Cisco CallManager Cisco IP Phone Services', 'STARTED'],
     ['Cisco CallManager Serviceability', 'STARTED'],
     ['Cisco CallManager Serviceability RTMT', 'STARTED'],
-    // CAPF and the CTL provider only run on a cluster in mixed mode.
+    // CAPF issues the phones' certificates. The cluster runs tokenless mixed mode (utils ctl), which does
+    // not use the CTL Provider (it served the USB-token CTL Client), so it is not activated either way.
     weak
       ? ['Cisco Certificate Authority Proxy Function', 'STOPPED', 'Service Not Activated']
       : ['Cisco Certificate Authority Proxy Function', 'STARTED'],
-    weak ? ['Cisco CTL Provider', 'STOPPED', 'Service Not Activated'] : ['Cisco CTL Provider', 'STARTED'],
+    ['Cisco CTL Provider', 'STOPPED', 'Service Not Activated'],
     ['Cisco DirSync', 'STOPPED', 'Service Not Activated'],
     ['Cisco Extension Mobility', 'STARTED'],
     ['Cisco Tftp', 'STARTED'],

@@ -1,10 +1,13 @@
 import type { Weaknesses } from '../weaknesses/index.ts';
+import { hardeningState, type HardeningSetting } from './node-hardening.ts';
 import type { VosProduct, VosState } from './state.ts';
 
 /** The weakness ids (lab/weaknesses/) behind each OS setting, per product. */
 const OS_WEAKNESS: Record<
   VosProduct,
-  { tls: string; fips: string; expiring: string; maxAge: string; minAge: string; ntp: string }
+  { tls: string; fips: string; expiring: string; maxAge: string; minAge: string; ntp: string } & {
+    [K in HardeningSetting]?: string;
+  }
 > = {
   cucm: {
     tls: 'cucm-tls-min-1.0',
@@ -13,6 +16,12 @@ const OS_WEAKNESS: Record<
     expiring: 'cucm-tomcat-cert-expiring',
     maxAge: 'cucm-os-password-no-expiry',
     minAge: 'cucm-os-password-no-expiry',
+    esm: 'cucm-esm-off',
+    webTimeout: 'cucm-web-session-timeout',
+    cliTimeout: 'cucm-cli-session-timeout',
+    sso: 'cucm-saml-sso-off',
+    snmpCommunity: 'cucm-snmp-community',
+    snmpV3: 'cucm-snmp-v3-weak',
   },
   imp: {
     tls: 'imp-tls-min-1.0',
@@ -40,6 +49,7 @@ export function initialOsState(node: string, product: VosProduct, w: Weaknesses)
     product,
     tlsMinVersion: w.has(ids.tls) ? '1.0' : '1.2',
     fipsEnabled: !w.has(ids.fips),
+    ...hardeningState(w, ids),
     ntpSynchronised: !w.has(ids.ntp),
     tomcatCertDays: w.has(ids.expiring) ? 10 : 730,
     passwordMaxAgeDays: w.has(ids.maxAge) ? 0 : 90,

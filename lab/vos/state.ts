@@ -8,6 +8,16 @@ export interface VosState {
   /** `show tls min-version`; `set tls min-version` changes it. */
   tlsMinVersion: TlsVersion;
   fipsEnabled: boolean;
+  /** `utils EnhancedSecurityMode status` (it runs only on a FIPS node). */
+  enhancedSecurityMode: boolean;
+  /** Minutes before an idle web or CLI session ends (`show webapp|cli session timeout`). */
+  webSessionTimeoutMinutes: number;
+  cliSessionTimeoutMinutes: number;
+  /** SAML single sign-on (`utils sso status`). */
+  samlSso: boolean;
+  /** SNMP v1/v2c communities and v3 users (`utils snmp config ... list`). */
+  snmpCommunities: string[];
+  snmpV3Users: { name: string; auth: 'SHA' | 'MD5' | 'None'; priv: 'AES128' | 'DES' | 'None' }[];
   /** Whether ntpd has synchronised the clock (`utils ntp status`). */
   ntpSynchronised: boolean;
   /** Days before the tomcat certificate expires (the weak profile: 10). */

@@ -9,8 +9,9 @@ const w = (id: string, description: string, check: string): SeededWeakness => ({
 
 /**
  * What the weak profile seeds on the lab's CUC node (the hardened profile seeds none of it). Where it is
- * seeded: lab/vos/node-os.ts (OS settings), lab/vos/facts.ts (services, certificates), lab/cuc/seed.ts
- * (directory: policies, PINs, roles, restriction tables), lab/cuc/drf.ts (backups).
+ * seeded: lab/vos/node-os.ts (OS settings, `utils ntp status`), lab/vos/facts.ts (services, certificates),
+ * lab/cuc/seed.ts (directory: policies, PINs, roles, restriction tables, API settings), lab/cuc/drf.ts
+ * (backups).
  */
 export const CUC_WEAKNESSES: readonly SeededWeakness[] = [
   w(
@@ -56,7 +57,19 @@ export const CUC_WEAKNESSES: readonly SeededWeakness[] = [
   ),
   w(
     'cuc-system-transfer-open',
-    'Default System Transfer, used by callers who have not signed in, allows every number.',
+    'Default System Transfer, used by callers who have not signed in, blocks only international numbers: long distance is open.',
     'CUC-RST-02',
+  ),
+  w('cuc-ntp-unsynchronised', 'The clock is not synchronised to an NTP server.', 'CUC-OS-03'),
+  w(
+    'cuc-pin-no-min-duration',
+    'The PIN policy lets a PIN be changed again at once (no minimum duration), so the history can be cycled.',
+    'CUC-PIN-08',
+  ),
+  w('cuc-web-trivial', 'The web-application password policy accepts trivial passwords.', 'CUC-API-04'),
+  w(
+    'cuc-cumi-secure-attachments',
+    'CUMI clients may fetch the recordings of secure messages (API Settings).',
+    'CUC-API-05',
   ),
 ];

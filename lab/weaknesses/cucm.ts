@@ -43,7 +43,7 @@ export const CUCM_WEAKNESSES: readonly SeededWeakness[] = [
     'CUCM-PRIV-02',
     'privileged application-user passwords flagged "does not expire"',
   ),
-  w('cucm-security-services-off', 'CUCM-SVC-01', 'CTL Provider and CAPF not activated'),
+  w('cucm-security-services-off', 'CUCM-SVC-01', 'Certificate Authority Proxy Function not activated'),
   w('cucm-auto-registration-on', 'CUCM-AUTOREG-01', 'auto-registration enabled on the publisher'),
   w(
     'cucm-auto-registered-phone',
@@ -64,4 +64,43 @@ export const CUCM_WEAKNESSES: readonly SeededWeakness[] = [
   w('cucm-audit-log-off', 'CUCM-LOG-01', 'application audit log disabled'),
   w('cucm-cdr-off', 'CUCM-LOG-02', 'CDR Enabled Flag false on both call-processing nodes'),
   w('cucm-no-backup', 'CUCM-BKP-01', 'no DRF backup ever run'),
+  w('cucm-ntp-unsynchronised', 'CUCM-OS-02', 'publisher clock not synchronised to its NTP server'),
+  // Listed only: a 12.5 publisher serves other AXL schemas, which the demos and AXL tests do not expect.
+  {
+    ...w(
+      'cucm-release-out-of-maintenance',
+      'CUCM-OS-03',
+      'publisher runs release 12.5.1.17900-64, out of software maintenance by the audit policy',
+    ),
+    listedOnly: true,
+  },
+  // Hardening controls (lab/cucm/seed-hardening.ts, lab/vos/node-hardening.ts).
+  w('cucm-phone-web-access', 'CUCM-PHONE-03', 'phones serve their web page (webAccess enabled)'),
+  w('cucm-phone-settings-access', 'CUCM-PHONE-04', 'phone Settings menu fully open (settingsAccess enabled)'),
+  w('cucm-phone-pc-port', 'CUCM-PHONE-05', 'phone PC ports enabled'),
+  w(
+    'cucm-phone-span-to-pc',
+    'CUCM-PHONE-06',
+    'Standard Common Phone Profile spans phone traffic to the PC port',
+  ),
+  w('cucm-phone-garp', 'CUCM-PHONE-07', 'phones accept gratuitous ARP'),
+  w(
+    'cucm-ldap-auth-no-tls',
+    'CUCM-LDAP-01',
+    'LDAP authentication of end users over plain LDAP (389, no TLS)',
+  ),
+  w('cucm-ldap-directory-no-tls', 'CUCM-LDAP-02', 'LDAP directory Corporate AD synchronises over plain LDAP'),
+  w('cucm-saml-sso-off', 'CUCM-SSO-01', 'SAML single sign-on disabled'),
+  w(
+    'cucm-cti-control-all-devices',
+    'CUCM-PRIV-03',
+    'end user rjones in Standard CTI Allow Control of All Devices',
+  ),
+  w('cucm-enduser-axl-access', 'CUCM-PRIV-04', 'end user mlee in Standard AXL API Access'),
+  w('cucm-esm-off', 'CUCM-FIPS-02', 'Enhanced Security Mode disabled'),
+  w('cucm-web-session-timeout', 'CUCM-OS-04', 'web application sessions idle for 480 minutes before ending'),
+  w('cucm-cli-session-timeout', 'CUCM-OS-05', 'CLI sessions idle for 1440 minutes before ending'),
+  w('cucm-snmp-community', 'CUCM-SNMP-01', 'an SNMP v1/v2c community string configured'),
+  w('cucm-snmp-v3-weak', 'CUCM-SNMP-02', 'SNMPv3 user with MD5 authentication and no privacy'),
+  w('cucm-oauth-refresh-off', 'CUCM-OAUTH-01', 'enterprise parameter OAuth with Refresh Login Flow Disabled'),
 ];

@@ -3,8 +3,8 @@ import type { SeededWeakness } from './types.ts';
 /**
  * What the weak profile seeds on the lab's IMP node (the hardened profile seeds none of it), each with
  * the imp_security_audit check that must find it. Where it is seeded: lab/imp/seed.ts (database),
- * lab/imp/drf.ts (backup logs), lab/vos/node-os.ts and lab/vos/facts.ts (OS settings, certificates,
- * services).
+ * lab/imp/drf.ts (backup logs), lab/vos/node-os.ts (OS settings and NTP) and lab/vos/facts.ts
+ * (certificates, services).
  */
 export const IMP_WEAKNESSES: readonly SeededWeakness[] = [
   {
@@ -104,5 +104,23 @@ export const IMP_WEAKNESSES: readonly SeededWeakness[] = [
     product: 'imp',
     description: 'High availability is off on the presence redundancy group DefaultCUPSubcluster',
     check: 'IMP-HA-01',
+  },
+  {
+    id: 'imp-ntp-unsynchronised',
+    product: 'imp',
+    description: 'The node is not synchronised to its NTP source (utils ntp status answers unsynchronised)',
+    check: 'IMP-OS-02',
+  },
+  {
+    id: 'imp-xmpp-router-tls-off',
+    product: 'imp',
+    description: 'XMPP router-to-router secure mode is off: XMPP between nodes and clusters is not encrypted',
+    check: 'IMP-XMPP-02',
+  },
+  {
+    id: 'imp-federation-no-cert-validation',
+    product: 'imp',
+    description: 'XMPP federation does not require federated servers to present a certificate it validates',
+    check: 'IMP-FED-03',
   },
 ];

@@ -32,11 +32,12 @@ export function allWeaknesses(): readonly SeededWeakness[] {
 
 /**
  * The set a lab seeds: the explicit list when given (it overrides the profile), else every weakness
- * for the weak profile and none for the hardened one. An unknown id is an error naming the known ones,
+ * for the weak profile (but the `listedOnly` ones, seeded only when listed) and none for the hardened one. An unknown id is an error naming the known ones,
  * so a typo never silently seeds less than asked.
  */
 export function resolveWeaknesses(profile: LabProfile, ids?: readonly string[]): Weaknesses {
-  if (ids === undefined) return new Set(profile === 'weak' ? allWeaknesses().map((w) => w.id) : []);
+  if (ids === undefined)
+    return new Set(profile === 'weak' ? allWeaknesses().flatMap((w) => (w.listedOnly ? [] : [w.id])) : []);
   const known = new Set(allWeaknesses().map((w) => w.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0)
@@ -61,4 +62,18 @@ export function seededWeaknesses(
 ): readonly SeededWeakness[] {
   const set = typeof seeded === 'string' ? resolveWeaknesses(seeded) : seeded;
   return BY_PRODUCT[product].filter((w) => set.has(w.id));
+}
+
+/**
+ * One line saying what a lab seeded, for `npm run lab` and `npm run demo`: the whole profile in a
+ * count, an explicit set (LAB_WEAKNESSES) by its ids.
+ */
+export function describeSeeded(profile: LabProfile, seeded: readonly string[]): string {
+  const whole = resolveWeaknesses(profile);
+  if (seeded.length === whole.size && seeded.every((id) => whole.has(id)))
+    return profile === 'weak'
+      ? `weak profile: all ${seeded.length} weaknesses seeded`
+      : 'hardened profile: no weakness seeded';
+  if (seeded.length === 0) return `LAB_WEAKNESSES: no weakness seeded (${profile} profile data)`;
+  return `LAB_WEAKNESSES: ${seeded.length} weakness${seeded.length === 1 ? '' : 'es'} seeded (${profile} profile data): ${seeded.join(', ')}`;
 }

@@ -7,4 +7,9 @@ export interface SeededWeakness {
   description: string;
   /** The id of the security-audit check that finds it (e.g. `CUCM-TLS-01`). */
   check: string;
+  /**
+   * Seeded only when listed (`LAB_WEAKNESSES`, startLab `weaknesses`), never by the weak profile: it
+   * changes what every other lab user relies on (the CUCM release, hence the AXL schemas served).
+   */
+  listedOnly?: true;
 }

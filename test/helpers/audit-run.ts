@@ -6,8 +6,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabProfile } from '../../lab/index.ts';
 import { seededWeaknesses } from '../../lab/weaknesses/index.ts';
-import type { Checklist, EvidenceResult } from '../../plugins/_shared/audit/checklist.ts';
-import { runChecklist, type ChecklistRun } from '../../plugins/_shared/audit/run-checklist.ts';
+import type { Check, Checklist } from '../../plugins/_shared/audit/checklist.ts';
+import { citationText } from '../../plugins/_shared/audit/citations.ts';
+import {
+  runChecklist,
+  type ChecklistRun,
+  type ToolCaller,
+} from '../../plugins/_shared/audit/run-checklist.ts';
+import type { ConnectedClient } from './mcp-client.ts';
 import { prepareNode, startProductStack, type ProductStack } from './product-stack.ts';
 
 export interface AuditRun {
@@ -47,18 +53,22 @@ export async function runAudit(s: ProductStack, checklist: Checklist, reportName
     arguments: { host, report: reportName },
   });
   assert.ok(JSON.stringify(prompt).includes(checklist.checks[0]?.id ?? '\0'));
-  const call = async (tool: string, args: Record<string, unknown>): Promise<EvidenceResult> => {
-    const r = await s.mcp.auditor.call(tool, args);
+  const run = await runChecklist(checklist, host, mcpCaller(s.mcp.auditor));
+  await writeReport(s, checklist, reportName, host, run);
+  const report = await readReport(s, reportName);
+  const pdfBytes = await exportPdf(s, reportName);
+  return { run, report, pdfBytes, wallMs: performance.now() - started };
+}
+
+/** Evidence calls through a real MCP client: the tool's structured result, or its error. */
+export function mcpCaller(client: ConnectedClient): ToolCaller {
+  return async (tool, args) => {
+    const r = await client.call(tool, args);
     const sc = (r.structuredContent ?? {}) as Record<string, unknown>;
     return r.isError
       ? { ok: false, error: String(sc.error), message: String(sc.message) }
       : { ok: true, data: sc };
   };
-  const run = await runChecklist(checklist, host, call);
-  await writeReport(s, checklist, reportName, host, run);
-  const report = await readReport(s, reportName);
-  const pdfBytes = await exportPdf(s, reportName);
-  return { run, report, pdfBytes, wallMs: performance.now() - started };
 }
 
 async function writeReport(
@@ -68,31 +78,53 @@ async function writeReport(
   host: string,
   run: ChecklistRun,
 ): Promise<void> {
-  await s.ok('auditor', 'common_write_report', {
-    name,
-    mode: 'create',
-    content: `# ${checklist.title}: ${host}\n\nScope: all. Checks: ${checklist.checks.length}.\n`,
-  });
-  for (const t of checklist.topics) {
+  const [first = '', ...rest] = reportSections(checklist, host, run);
+  await s.ok('auditor', 'common_write_report', { name, mode: 'create', content: first });
+  for (const content of rest) await s.ok('auditor', 'common_write_report', { name, mode: 'append', content });
+}
+
+/**
+ * The report as the prompt asks for it, in the pieces written one after the other (title, one section
+ * per topic, the summary): each finding with its references and benchmark ids, and every check of an
+ * unverified name marked so, in its line and in the summary.
+ */
+export function reportSections(checklist: Checklist, host: string, run: ChecklistRun): string[] {
+  const marked = (c: Check): string => (c.unverified ? ` (unverified: ${c.unverified})` : '');
+  const topics = checklist.topics.map((t) => {
     const lines = checklist.checks
       .filter((c) => c.topic === t.id)
       .map((c) => {
         const f = run.findings.find((x) => x.check === c.id);
         const u = run.unjudged.find((x) => x.check === c.id);
-        return `- ${c.id} ${f ? `FINDING (${c.severity}): ${f.detail}` : u ? `NOT ASSESSED: ${u.reason}` : 'PASS'}`;
+        const verdict = f
+          ? `FINDING (${c.severity}): ${f.detail}. ${findingCitation(c)}`
+          : u
+            ? `NOT ASSESSED: ${u.reason}`
+            : 'PASS';
+        return `- ${c.id} ${verdict}${marked(c)}`;
       });
-    await s.ok('auditor', 'common_write_report', {
-      name,
-      mode: 'append',
-      content: `\n## ${t.title}\n\n${lines.join('\n')}\n`,
-    });
-  }
-  const table = run.findings.map((f) => `| ${f.check} | ${f.severity} | ${f.title} |`).join('\n');
-  await s.ok('auditor', 'common_write_report', {
-    name,
-    mode: 'append',
-    content: `\n## Summary\n\n| Check | Severity | Title |\n|---|---|---|\n${table}\n`,
+    return `\n## ${t.title}\n\n${lines.join('\n')}\n`;
   });
+  const cell = (t: string): string => t.replaceAll('|', '\\|');
+  const table = run.findings
+    .map((f) => {
+      const c = checklist.checks.find((x) => x.id === f.check);
+      const refs = c ? citationText(c) : '';
+      const verified = c?.unverified ? `unverified: ${c.unverified}` : 'verified';
+      return `| ${f.check} | ${f.severity} | ${cell(f.title)} | ${cell(refs)} | ${cell(verified)} |`;
+    })
+    .join('\n');
+  return [
+    `# ${checklist.title}: ${host}\n\nScope: all. Checks: ${checklist.checks.length}.\n`,
+    ...topics,
+    `\n## Summary\n\n| Check | Severity | Title | References | Verification |\n|---|---|---|---|---|\n${table}\n`,
+  ];
+}
+
+/** A finding's sources in the report: the vendor text, the benchmark ids. */
+function findingCitation(c: Check): string {
+  const bench = c.benchmarks?.length ? ` Benchmarks: ${c.benchmarks.join(', ')}.` : '';
+  return `References: ${citationText(c)}.${bench}`;
 }
 
 async function readReport(s: ProductStack, name: string): Promise<string> {
@@ -158,5 +190,22 @@ export function assertFindsExactlySeeded(checklist: Checklist, a: AuditRun): voi
   for (const f of a.run.findings) {
     assert.ok(a.report.includes(`- ${f.check} FINDING (${f.severity})`), f.check);
     assert.ok(a.report.includes(`| ${f.check} | ${f.severity} |`), `${f.check} in the summary`);
+  }
+  assertReportCites(checklist, a);
+}
+
+/** Each finding's line and summary row carry its references, and its unverified mark where set. */
+export function assertReportCites(checklist: Checklist, a: AuditRun): void {
+  const lines = a.report.split('\n');
+  for (const f of a.run.findings) {
+    const c = checklist.checks.find((x) => x.id === f.check);
+    assert.ok(c, f.check);
+    const line = lines.find((l) => l.startsWith(`- ${c.id} FINDING`)) ?? '';
+    const row = lines.find((l) => l.startsWith(`| ${c.id} |`)) ?? '';
+    for (const text of [line, row.replaceAll('\\|', '|')]) {
+      assert.ok(text.includes(citationText(c)), `${c.id}: references missing from ${text}`);
+      if (c.unverified) assert.ok(text.includes(`unverified: ${c.unverified}`), `${c.id}: unverified mark`);
+    }
+    for (const b of c.benchmarks ?? []) assert.ok(line.includes(b), `${c.id}: benchmark ${b}`);
   }
 }

@@ -33,12 +33,18 @@ function start(
   args: string[],
   infoPath: string,
   detached = false,
-): { child: Child; ready: Promise<{ ms: number; stdout: string }>; stdout: () => string } {
+  env: Record<string, string> = {},
+): {
+  child: Child;
+  ready: Promise<{ ms: number; stdout: string }>;
+  stdout: () => string;
+  stderr: () => string;
+} {
   const began = Date.now();
   const child = spawn(command, args, {
     cwd: repoRoot,
     detached,
-    env: { ...process.env, LAB_INFO: infoPath, LAB_STATE_DIR: stateDir, LAB_LOGIN_DELAY_MS: '50' },
+    env: { ...process.env, LAB_INFO: infoPath, LAB_STATE_DIR: stateDir, LAB_LOGIN_DELAY_MS: '50', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push({ child, detached });
@@ -52,7 +58,7 @@ function start(
     });
     child.on('exit', (code) => reject(new Error(`exited ${String(code)} before ready: ${stdout}${stderr}`)));
   });
-  return { child, ready, stdout: () => stdout };
+  return { child, ready, stdout: () => stdout, stderr: () => stderr };
 }
 
 function exited(child: Child): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -124,4 +130,34 @@ describe('npm run lab', () => {
       assert.equal(code, 0);
     });
   }
+
+  it('LAB_WEAKNESSES seeds exactly the ids listed, and says so', async () => {
+    const ids = ['cuc-tomcat-self-signed', 'cucm-tls-min-1.0'];
+    const infoPath = join(dir, 'weaknesses.json');
+    const lab = start(process.execPath, ['--import', 'tsx', 'lab/main.ts'], infoPath, false, {
+      LAB_WEAKNESSES: ` ${ids.join(' , ')} `,
+    });
+    const { stdout } = await lab.ready;
+    const info = JSON.parse(readFileSync(infoPath, 'utf8')) as LabInfo;
+    assert.deepEqual(info.weaknesses, [...ids].sort());
+    assert.equal(info.certificates, 'mixed');
+    assert.match(
+      stdout,
+      /LAB_WEAKNESSES: 2 weaknesses seeded \(weak profile data\): cuc-tomcat-self-signed, cucm-tls-min-1\.0/,
+    );
+    lab.child.kill('SIGTERM');
+    assert.equal((await exited(lab.child)).code, 0);
+  });
+
+  it('an unknown LAB_WEAKNESSES id stops the lab with a message naming it', async () => {
+    const lab = start(process.execPath, ['--import', 'tsx', 'lab/main.ts'], join(dir, 'bad.json'), false, {
+      LAB_WEAKNESSES: 'cucm-tls-min-1.0,no-such-weakness',
+    });
+    await assert.rejects(lab.ready, /exited 2 before ready/);
+    assert.match(
+      lab.stderr(),
+      /^lab: unknown lab weakness no-such-weakness; known ids are listed in lab\/weaknesses\//m,
+    );
+    assert.doesNotMatch(lab.stderr(), /\n\s+at /, 'no stack trace');
+  });
 });

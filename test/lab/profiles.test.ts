@@ -89,7 +89,7 @@ async function observe(lab: Lab): Promise<Observed> {
   const policies = JSON.parse(
     (
       await call(
-        `${cuc.urls.cupi as string}credentialpolicies?query=(displayname%20startswith%20Default%20Voice)`,
+        `${cuc.urls.cupi as string}credentialpolicies?query=(displayname%20startswith%20Recommended%20Voice)`,
         {
           ca: labTrustedPem(lab.info),
           auth: cuc.credentials.cupi as { user: string; password: string },

@@ -176,6 +176,35 @@ describe('VOS CLI commands with real output shapes', () => {
     );
   });
 
+  it('a failed DRS run shows as ERROR in the history and left its log: IM&P and Unity Connection weak labs', async () => {
+    const rowsOf = async (cli: CliSession) =>
+      lines(await cli.run('utils disaster_recovery history backup'))
+        .slice(1)
+        .map((l) => l.split(/\s+/));
+    const stampsOf = async (cli: CliSession) =>
+      new Set(
+        [...(await cli.run('file list activelog platform/drf/log')).matchAll(/(\d{4}(?:-\d\d){5})_b_/g)].map(
+          (m) => `${m[1]}.tar`,
+        ),
+      );
+    // IM&P: one manual backup 97 days ago, then three scheduled nightly runs that failed.
+    const impRows = await rowsOf(imp);
+    assert.deepEqual(
+      impRows.map((r) => `${r[8]} ${r[9]}`),
+      ['SUCCESS MANUAL', 'ERROR SCHEDULED', 'ERROR SCHEDULED', 'ERROR SCHEDULED'],
+    );
+    assert.equal(impRows[0]?.[10], 'CUP,');
+    assert.equal(impRows[1]?.[10], undefined, 'a failed run lists no feature');
+    assert.deepEqual(new Set(impRows.map((r) => r[0])), await stampsOf(imp));
+    // Unity Connection: the last successful backup 45 days ago, a manual one two days ago failed.
+    const cucRows = await rowsOf(cuc);
+    assert.deepEqual(
+      cucRows.map((r) => `${r[8]} ${r[9]}`),
+      ['SUCCESS SCHEDULED', 'ERROR MANUAL'],
+    );
+    assert.deepEqual(new Set(cucRows.map((r) => r[0])), await stampsOf(cuc));
+  });
+
   it('show risdb query phone lists what RisPort reports', async () => {
     const out = lines(await cucm.run('show risdb query phone'));
     const records = [...lab.state.cucm.ris.registrations.values()].flat().length;

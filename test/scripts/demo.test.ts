@@ -82,6 +82,11 @@ describe('npm run demo', () => {
       await new Promise((r) => setTimeout(r, 100));
     assert.match(out, /demo is running/, out);
     assert.match(out, /\[5\/5\]/, 'progress is shown step by step');
+    assert.match(
+      out,
+      /Weaknesses +weak profile: all \d+ weaknesses seeded/,
+      'the banner says what the lab seeded',
+    );
     // The local CA to trust, and how (test/lab/demo-trust-commands.test.ts runs each line).
     const caFile = join(state, 'secrets', 'ca_cert.pem');
     assert.ok(out.includes(`CA certificate ${caFile}`), out);

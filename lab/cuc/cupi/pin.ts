@@ -1,5 +1,5 @@
 import type { CupiObject, CupiStore, PinCredential } from './store.ts';
-import { CupiError } from './store.ts';
+import { CupiError, PIN_RULE_NAME } from './store.ts';
 
 /** The PIN credential as CUPI shows it: flags only, never the PIN. */
 export function pinView(userId: string, pin: PinCredential): CupiObject {
@@ -24,7 +24,7 @@ export function changePin(store: CupiStore, userId: string, fields: CupiObject):
   const current = store.pins.get(userId);
   if (!current) throw new CupiError(404, 'NOT_FOUND', 'PIN credential not found');
   const policy = [...store.collection('credentialpolicies').items.values()].find(
-    (p) => p.DisplayName === 'Default Voice Mail PIN Policy',
+    (p) => p.DisplayName === PIN_RULE_NAME,
   );
   if (fields.Credentials !== undefined) {
     const pin = fields.Credentials;
@@ -35,7 +35,7 @@ export function changePin(store: CupiStore, userId: string, fields: CupiObject):
         'INVALID_PARAMETER',
         `The PIN must be at least ${policy?.MinLength ?? 0} digits`,
       );
-    if (policy?.TrivialCredentialChecks === 'true' && isTrivial(pin))
+    if (policy?.TrivialCredChecking === 'true' && isTrivial(pin))
       throw new CupiError(400, 'INVALID_PARAMETER', 'The PIN is too easy to guess');
     current.pin = pin;
     current.TimeChanged = new Date().toISOString().replace('T', ' ').slice(0, 23);

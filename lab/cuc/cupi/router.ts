@@ -56,22 +56,14 @@ function locate(store: CupiStore, rest: string): { c: CupiCollection; tail: stri
 }
 
 /**
- * The credential policies as `/vmrest/authenticationrules` shows them, under the field names that
- * resource uses. One source of truth: the PIN change logic and `credentialpolicies` read the same
- * objects, so the two resources never disagree (the lab serves the renamed view read-only).
+ * The credential policies as `/vmrest/authenticationrules` shows them (the same fields, CUPI's
+ * "Authentication Rules" names). One source of truth: the PIN change logic and `credentialpolicies`
+ * read the same objects, so the two resources never disagree (the lab serves this view read-only).
  */
 function authenticationRules(store: CupiStore): CupiObject[] {
   return [...store.collection('credentialpolicies').items.values()].map((p) => ({
+    ...p,
     URI: `/vmrest/authenticationrules/${p.ObjectId ?? ''}`,
-    ObjectId: p.ObjectId ?? '',
-    DisplayName: p.DisplayName ?? '',
-    MinLength: p.MinLength ?? '',
-    TrivialCredChecking: p.TrivialCredentialChecks ?? '',
-    MaxDays: p.ExpiryDays ?? '',
-    MaxHacks: p.MaxHacks ?? '',
-    LockoutDuration: p.LockoutDuration ?? '',
-    HackResetTime: '30',
-    PrevCredCount: p.PreviousCredentialsToCheck ?? '',
   }));
 }
 

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
+/** The authentication rule for voicemail PINs, as Unity Connection ships it (CUPI API, Authentication Rules). */
+export const PIN_RULE_NAME = 'Recommended Voice Mail Authentication Rule';
+
 /** A CUPI object: every value is text, as CUPI sends it. */
 export type CupiObject = Record<string, string>;
 

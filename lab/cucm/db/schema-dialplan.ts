@@ -71,9 +71,10 @@ export const DIALPLAN_TABLES: readonly TableSchema[] = [
   },
   {
     name: 'commonphoneconfig',
-    columns: ['pkid', 'name', 'description', 'sshuserid'],
+    // xml: the profile's product-specific configuration (lab/cucm/seed-hardening.ts).
+    columns: ['pkid', 'name', 'description', 'sshuserid', 'xml'],
     unique: [['name']],
-    defaults: { description: '', sshuserid: '' },
+    defaults: { description: '', sshuserid: '', xml: '' },
   },
   {
     name: 'mediaresourcegroup',

@@ -1,5 +1,6 @@
 import type { TableSchema } from '../../informix/database.ts';
 import { DIALPLAN_TABLES } from './schema-dialplan.ts';
+import { HARDENING_TABLES } from './schema-hardening.ts';
 
 /**
  * The slice of the CUCM Informix data dictionary the lab simulates. Table and column names follow
@@ -141,6 +142,8 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       'webaccess',
       'srtpallowed',
       'fkcallmanagergroup',
+      // The product-specific configuration (web access, PC port...) as XML, lab/cucm/seed-hardening.ts.
+      'xml',
     ],
     unique: [['name']],
     references: {
@@ -152,7 +155,7 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       fkenduser: { table: 'enduser', onDelete: 'null' },
     },
     // srtpallowed: a SIP trunk's "SRTP Allowed" (AXL srtpAllowed); the lab's column name.
-    defaults: { description: '', webaccess: 't', srtpallowed: 'f' },
+    defaults: { description: '', webaccess: 't', srtpallowed: 'f', xml: '' },
   },
   {
     name: 'siptrunkdestination',
@@ -326,6 +329,7 @@ export const CUCM_TABLES: readonly TableSchema[] = [
     defaults: { usermustchange: 'f', doesnotexpire: 'f', hackcount: '0' },
   },
   ...DIALPLAN_TABLES,
+  ...HARDENING_TABLES,
 ];
 
 /** Credential kinds (typecredential): what a `credential` row holds. */

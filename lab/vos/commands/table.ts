@@ -2,6 +2,7 @@ import { CUC_COMMANDS } from '../../cuc/cli.ts';
 import type { VosProduct } from '../state.ts';
 import { DRS_COMMANDS } from './drs.ts';
 import { FILE_COMMANDS } from './file.ts';
+import { HARDENING_COMMANDS } from './hardening.ts';
 import { PERF_COMMANDS } from './perf.ts';
 import { PLATFORM_COMMANDS } from './platform.ts';
 import { RISDB_COMMANDS } from './risdb.ts';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ...DRS_COMMANDS,
   ...RISDB_COMMANDS,
   ...CUC_COMMANDS,
+  ...HARDENING_COMMANDS,
 ];
 
 export interface Match {

@@ -1,7 +1,8 @@
 // The security-guide chapters (`<product>://security-guide/{chapter}`), the project's own summary of
 // each control area, rendered from the same checklist the audit prompt uses.
 import { NotFoundError } from '../../../kernel/sdk/index.ts';
-import type { Checklist } from './checklist.ts';
+import type { Check, Checklist } from './checklist.ts';
+import { verificationText } from './citations.ts';
 
 export function guideMembers(checklist: Checklist): { name: string; title: string; description: string }[] {
   return checklist.topics.map((t) => ({
@@ -28,8 +29,24 @@ export function renderGuideChapter(checklist: Checklist, chapter: string): strin
       `- **A finding when:** ${c.condition}`,
       `- **Severity:** ${c.severity}`,
       `- **Remediation:** ${c.remediation}`,
+      ...referenceBullets(c),
+      ...(c.benchmarks?.length ? [`- **Benchmarks:** ${c.benchmarks.join(', ')}`] : []),
+      `- **Verification:** ${verificationText(c)}`,
       '',
     );
   }
   return out.join('\n');
+}
+
+/** Each source with the evidence names it confirms, so a reader can check every name against it. */
+function referenceBullets(c: Check): string[] {
+  const refs = c.references ?? [];
+  if (refs.length === 0) return ['- **References:** none cited'];
+  return [
+    '- **References:**',
+    ...refs.map(
+      (r) =>
+        `  - ${r.document} (${r.release}), ${r.section}: ${r.url}${r.confirms?.length ? ` (confirms ${r.confirms.map((n) => `\`${n}\``).join(', ')})` : ''}`,
+    ),
+  ];
 }

@@ -2,6 +2,7 @@
 // report layout (resumable Markdown, then PDF) and the rate-limit budget the run needs.
 import { BadRequestError } from '../../../kernel/sdk/index.ts';
 import { bindHost, type Check, type Checklist } from './checklist.ts';
+import { citationLines } from './citations.ts';
 
 export interface AuditArgs {
   host: string;
@@ -83,18 +84,30 @@ export function renderAuditPrompt(checklist: Checklist, a: AuditArgs): string {
         ...c.evidence.map((e) => `- \`${e.tool}\` ${JSON.stringify(bindHost(e.args, a.host))}: ${e.purpose}`),
         `Finding when: ${c.condition}`,
         `Remediation: ${c.remediation}`,
+        ...citationSection(c),
       );
     }
     lines.push(
       '',
-      `After the last check of this topic, append a section \`## ${t.title}\` to the report (\`common_write_report\`, mode \`append\`): one line per check with its id, PASS / FINDING / NOT ASSESSED, and the evidence that decided it.`,
+      `After the last check of this topic, append a section \`## ${t.title}\` to the report (\`common_write_report\`, mode \`append\`): one line per check with its id, PASS / FINDING / NOT ASSESSED, and the evidence that decided it; for a FINDING add its references (document, section, URL) and benchmark ids as listed above; for a check marked UNVERIFIED add "(unverified: <reason>)", whatever its verdict.`,
     );
   }
   lines.push(
     '',
     '## Finish',
-    `1. Append \`## Summary\`: a table of findings (id, severity, title, what was observed, remediation) ordered by severity (${['critical', 'high', 'medium', 'low'].join(', ')}), and the count of checks passed, failed and not assessed.`,
+    `1. Append \`## Summary\`: a table of findings (id, severity, title, what was observed, remediation, references, and "unverified" where the check is marked so) ordered by severity (${['critical', 'high', 'medium', 'low'].join(', ')}), and the count of checks passed, failed and not assessed.`,
     `2. Export it: \`common_export_report_pdf\` with name \`${a.report}\`. Tell the user where the Markdown and the PDF are and summarise the findings.`,
   );
   return lines.join('\n');
+}
+
+/** Where the check's control is described (each URL once), its benchmark ids, and its unverified mark. */
+function citationSection(c: Check): string[] {
+  const refs = citationLines(c);
+  return [
+    ...(refs.length === 1 ? [`References: ${refs[0]}`] : []),
+    ...(refs.length > 1 ? ['References:', ...refs.map((r) => `- ${r}`)] : []),
+    ...(c.benchmarks?.length ? [`Benchmarks: ${c.benchmarks.join(', ')}`] : []),
+    ...(c.unverified ? [`UNVERIFIED: ${c.unverified}`] : []),
+  ];
 }

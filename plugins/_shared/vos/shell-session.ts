@@ -4,6 +4,7 @@ import type { Client as SshClient, ClientChannel } from 'ssh2';
 import { SSHError } from '../../../kernel/sdk/index.ts';
 import { cleanOutput, failureText, screenEnd, TAIL_CHARS } from './cli-output.ts';
 import { DEFAULT_TIME_BUDGET_MS, type RunOptions } from './command-policy.ts';
+import { redactSecretOutput } from './secret-output.ts';
 import { openShell, type ConnectOptions } from './ssh-connect.ts';
 
 /** Default cap on one command's output: far above any VOS command, below what would hurt the server. */
@@ -148,7 +149,8 @@ export class ShellSession {
     if (this.#closed)
       throw new ShellClosedError(`the SSH shell to ${this.#label} is closed; the command was not sent`);
     const screen = await this.#exchange(command, options, 'command');
-    const output = cleanOutput(screen.text, command);
+    // Secrets leave the output here, before anything (result, error, log, audit) can quote it.
+    const output = redactSecretOutput(command, cleanOutput(screen.text, command));
     if (screen.refused)
       throw new SSHError(
         `"${command}" on ${this.#label} asks for confirmation (Continue (y/n)?); it was answered "n" and ` +

@@ -4,8 +4,9 @@
 //
 // Evidence calls cannot depend on one another (the arguments are fixed, with only {host} bound), so
 // anything per object (each user's PIN flags, each restriction table's dial strings, each user's roles)
-// is read in one call from a unitydirdb view with `show cuc dbview contents`, and joined here with the
-// CUPI list that names the objects.
+// is read in one call from a unitydirdb view with `run cuc dbquery unitydirdb select ...` (the CLI
+// Reference's way to print rows; `show cuc dbview contents` only writes a CSV file), and joined here
+// with the CUPI list that names the objects. The sources for every name are in references.ts.
 import {
   outputOf,
   type Check,
@@ -14,6 +15,12 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
+import {
+  DRF_HISTORY_COMMAND,
+  DRF_HISTORY_REFERENCE,
+  judgeBackupHistory,
+} from '../../_shared/audit/drf-history.ts';
+import * as R from './references.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -43,20 +50,25 @@ const E = {
   certs: cli('certs', 'show cert list own', "the node's own certificates and who issued them"),
   tomcat: cli('tomcat', 'show cert own tomcat/tomcat.pem', 'validity dates of the web (tomcat) certificate'),
   services: cli('services', 'utils service list', 'which services run and which are not activated'),
-  drf: cli('drf', 'file list activelog platform/drf/log', 'the Disaster Recovery System backup logs'),
+  drf: cli(
+    'drf',
+    DRF_HISTORY_COMMAND,
+    'the Disaster Recovery System backup history: each run, when it completed and whether it succeeded',
+  ),
+  // Named columns only: a credential view also holds each PIN's and password's hash, never read.
   credentials: cli(
     'credentials',
-    'show cuc dbview contents unitydirdb vw_credential',
-    'every voicemail PIN credential: must-change, never-expires and last-changed flags, never the PIN itself',
+    'run cuc dbquery unitydirdb select userobjectid, credentialtype, credmustchange, doesntexpire, timechanged from vw_credential',
+    'every PIN and password credential: must-change, never-expires and last-changed flags, never the PIN itself',
   ),
   roles: cli(
     'roles',
-    'show cuc dbview contents unitydirdb vw_policy',
+    'run cuc dbquery unitydirdb select userobjectid, alias, rolename from vw_policy',
     'every role assignment: account and role name',
   ),
   patterns: cli(
     'patterns',
-    'show cuc dbview contents unitydirdb vw_restrictionpattern',
+    'run cuc dbquery unitydirdb select restrictiontableobjectid, sequencenumber, blocked, numberpattern from vw_restrictionpattern',
     'every dial string of every restriction table, in order, with its blocked flag',
   ),
   policies: cupiList(
@@ -66,6 +78,18 @@ const E = {
   ),
   users: cupiList('users', 'users', 'every user: alias, extension and creation time'),
   tables: cupiList('tables', 'restrictiontables', 'restriction tables: names, minimum and maximum digits'),
+  cumi: {
+    id: 'cumi',
+    tool: 'cuc_cupi_list',
+    args: {
+      host: '{host}',
+      resource: 'configurationvalues',
+      query: '(fullname startswith System.API.Cumi)',
+      rowsPerPage: 2000,
+    },
+    purpose:
+      'the API settings that decide what CUMI clients (Web Inbox, Jabber) may fetch of secure messages',
+  } satisfies EvidenceCall,
 };
 
 // ---- Reading the evidence ----
@@ -209,7 +233,8 @@ export function tablesAllowing(
 /** Lines of `utils service list` as name to state (`STARTED`, `STOPPED`). */
 function serviceStates(output: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of output.matchAll(/^(.+?)\[([A-Z]+)\]/gm)) out.set(m[1]!.trim(), m[2]!);
+  // Some releases pad the state (`[ STOPPED ]  Component is not running`).
+  for (const m of output.matchAll(/^(.+?)\[\s*([A-Z]+)\s*\]/gm)) out.set(m[1]!.trim(), m[2]!);
   return out;
 }
 
@@ -260,7 +285,8 @@ const TOPICS: Topic[] = [
     title: 'CUPI exposure and administrator passwords',
     summary:
       'CUPI, the provisioning REST API under /vmrest, accepts any account with an administrator role over HTTP Basic authentication, with no second factor, from anywhere that can reach the web port. Its protection is therefore the web-application password policy: long passwords, a lockout after repeated failures so the API cannot be used to guess them, and expiry and history so a leaked password does not stay valid for ever. ' +
-      "Limit which networks reach the node's HTTPS port and give integrations their own accounts with the narrowest role that works.",
+      "Limit which networks reach the node's HTTPS port and give integrations their own accounts with the narrowest role that works. " +
+      'CUMI, the messaging API behind Web Inbox and Jabber voicemail, should not hand out the recordings of secure messages, which are meant to stay on the server.',
   },
   {
     id: 'services',
@@ -308,6 +334,9 @@ const CHECKS: Check[] = [
       return Number(days) > 90 ? `maximum age is ${days} days` : undefined;
     },
     severity: 'medium',
+    references: [R.CLI_SHOW_PASSWORD_EXPIRY],
+    unverified:
+      "The command `show password expiry maximum-age` is in the CLI Reference (show password), but no public source shows the lines it prints ('... disabled', '... set to N days') that this check reads.",
     remediation:
       'Set a maximum age of 90 days or less with `set password expiry maximum-age 90` (and the user variant for other OS accounts).',
   },
@@ -325,6 +354,9 @@ const CHECKS: Check[] = [
       return /set to \d+ days?/i.test(out) ? undefined : `unrecognised output: ${out.slice(0, 120)}`;
     },
     severity: 'low',
+    references: [R.CLI_SHOW_PASSWORD_EXPIRY],
+    unverified:
+      'The command `show password expiry minimum-age` is in the CLI Reference (show password), but no public source shows the lines it prints that this check reads.',
     remediation: 'Set a minimum age of at least one day with `set password expiry minimum-age 1`.',
   },
   {
@@ -340,6 +372,7 @@ const CHECKS: Check[] = [
         ? undefined
         : 'the node is not synchronised to an NTP server',
     severity: 'medium',
+    references: [R.NTP_STATUS],
     remediation:
       'Configure at least one reachable NTP server in OS administration (or `utils ntp server add`) and check `utils ntp status` again.',
   },
@@ -356,6 +389,7 @@ const CHECKS: Check[] = [
       return Number(v) < 1.2 ? `minimum TLS version is ${v}` : undefined;
     },
     severity: 'high',
+    references: [R.CLI_TLS_MIN_VERSION],
     remediation:
       'Raise the floor with `set tls min-version 1.2` on every node (a reboot follows) after checking that integrations and clients support TLS 1.2.',
   },
@@ -374,6 +408,9 @@ const CHECKS: Check[] = [
         : undefined;
     },
     severity: 'medium',
+    references: [R.FIPS_GUIDE],
+    unverified:
+      "`utils fips status` is documented for Unity Connection, but no public source shows the lines it prints ('operating in FIPS mode', 'NON-FIPS') that this check reads.",
     remediation:
       'Where policy requires it, plan a maintenance window and run `utils fips enable` on each node (certificates are regenerated and the node reboots).',
   },
@@ -391,6 +428,9 @@ const CHECKS: Check[] = [
       return /self-signed/i.test(line[1] ?? '') ? `tomcat certificate: ${line[1]?.trim() ?? ''}` : undefined;
     },
     severity: 'medium',
+    references: [R.SSL_GUIDE, R.CLI_SHOW_CERT],
+    unverified:
+      'The CLI Reference documents `show cert list own` but shows no output line; the `tomcat/tomcat.pem: ... self-signed` line this check reads has no public source.',
     remediation:
       "Generate a CSR for tomcat in OS administration (Certificate Management), have the organisation's CA sign it, upload it as tomcat and restart Cisco Tomcat.",
   },
@@ -409,6 +449,9 @@ const CHECKS: Check[] = [
       return days < 30 ? (days < 0 ? `expired ${-days} days ago` : `expires in ${days} days`) : undefined;
     },
     severity: 'high',
+    references: [R.SSL_GUIDE, R.CLI_SHOW_CERT],
+    unverified:
+      'The CLI Reference documents `show cert own <file>` but shows no output; the `To:` validity line this check reads has no public source.',
     remediation:
       'Renew the tomcat certificate now (CA-signed, see CUC-CRT-01) and keep the Certificate Expiry Monitor alerts going to someone who acts on them.',
   },
@@ -425,6 +468,7 @@ const CHECKS: Check[] = [
         !(num(p.MinLength) >= 6) ? `minimum length ${p.MinLength ?? 'unset'}` : undefined,
       ),
     severity: 'high',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation:
       'Set the minimum PIN length to at least 6 (8 is better) in the voicemail PIN authentication rule; users are asked for a longer PIN at their next change.',
   },
@@ -441,6 +485,7 @@ const CHECKS: Check[] = [
         p.TrivialCredChecking !== 'true' ? 'trivial PIN checks are off' : undefined,
       ),
     severity: 'high',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation: 'Enable the check for trivial PINs in the voicemail PIN authentication rule.',
   },
   {
@@ -456,6 +501,7 @@ const CHECKS: Check[] = [
         return !(days > 0 && days <= 180) ? `expiry ${p.MaxDays ?? 'unset'} days` : undefined;
       }),
     severity: 'medium',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation: 'Set PIN expiry to 180 days or less in the voicemail PIN authentication rule.',
   },
   {
@@ -475,6 +521,7 @@ const CHECKS: Check[] = [
           : undefined;
       }),
     severity: 'high',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation:
       'Lock the mailbox after 3 to 5 failed PIN attempts, for at least 30 minutes or until an administrator unlocks it.',
   },
@@ -490,6 +537,7 @@ const CHECKS: Check[] = [
         !(num(p.PrevCredCount) >= 5) ? `previous PINs remembered: ${p.PrevCredCount ?? 'unset'}` : undefined,
       ),
     severity: 'low',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation: 'Remember at least the last 5 PINs in the voicemail PIN authentication rule.',
   },
   {
@@ -513,6 +561,9 @@ const CHECKS: Check[] = [
         : `${stale.length} mailbox${stale.length === 1 ? '' : 'es'} with the PIN set at creation and no forced change: ${listNames(stale)}`;
     },
     severity: 'critical',
+    references: [R.INITIAL_PINS_GUIDE, R.CUPI_USERS, R.CUPI_PIN_SETTINGS, R.CLI_RUN_CUC_DBQUERY],
+    unverified:
+      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, CredMustChange, DoesntExpire, TimeChanged), which the CUPI guide confirms, but the view itself is not in any public text found.",
     remediation:
       'Give each affected mailbox a unique PIN or set "User must change at next sign-in" (the Bulk Password Edit tool does this in bulk), and make the user templates require a change at first sign-in.',
   },
@@ -533,8 +584,31 @@ const CHECKS: Check[] = [
         : `${exempt.length} PIN${exempt.length === 1 ? '' : 's'} set never to expire: ${listNames(exempt)}`;
     },
     severity: 'medium',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_USERS, R.CUPI_PIN_SETTINGS, R.CLI_RUN_CUC_DBQUERY],
+    unverified:
+      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, DoesntExpire), which the CUPI guide confirms, but the view itself is not in any public text found.",
     remediation:
       'Clear "Does not expire" on the PIN settings of these users (CUPI PUT /vmrest/users/<id>/credential/pin with DoesntExpire false) so the PIN policy applies.',
+  },
+  {
+    id: 'CUC-PIN-08',
+    topic: 'voicemail-pins',
+    title: 'PINs may be changed again at once',
+    rationale:
+      'Without a minimum time between changes a user answers a forced change by changing the PIN several times in a row until the history no longer holds the old one, and keeps the old PIN.',
+    evidence: [E.policies],
+    condition:
+      'A voicemail PIN authentication rule has no minimum duration between changes (MinDuration 0 minutes), or it cannot be read.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'pin', (p) =>
+        !(num(p.MinDuration) > 0)
+          ? `minimum minutes between changes: ${p.MinDuration ?? 'unset'}`
+          : undefined,
+      ),
+    severity: 'low',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
+    remediation:
+      'Set a minimum duration of at least one day (1440 minutes, as the shipped rule does) in the voicemail PIN authentication rule, together with a PIN history (CUC-PIN-05).',
   },
   {
     id: 'CUC-ACC-01',
@@ -552,6 +626,9 @@ const CHECKS: Check[] = [
       return held.length === 0 ? undefined : `mailbox users with administrator roles: ${listNames(held)}`;
     },
     severity: 'high',
+    references: [R.CUPI_USERS, R.CUPI_ROLES, R.CLI_RUN_CUC_DBQUERY],
+    unverified:
+      'The unitydirdb view `vw_policy` (one row per role a user holds: userobjectid, alias, rolename) has no public source; CUPI confirms the same assignment as `/vmrest/users/<id>/userroles` with RoleName, one request per user, which fixed evidence calls cannot make.',
     remediation:
       'Remove the roles from the mailbox accounts and give the people who administer the system separate administration accounts without mailboxes.',
   },
@@ -569,6 +646,7 @@ const CHECKS: Check[] = [
         !(num(p.MinLength) >= 12) ? `minimum length ${p.MinLength ?? 'unset'}` : undefined,
       ),
     severity: 'high',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation:
       'Set a minimum password length of at least 12 (14 is better) in the web-application authentication rule.',
   },
@@ -588,6 +666,7 @@ const CHECKS: Check[] = [
           : undefined;
       }),
     severity: 'high',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation:
       'Lock accounts after 3 to 5 failed sign-ins for at least 30 minutes in the web-application authentication rule, and restrict which networks reach the HTTPS port.',
   },
@@ -611,8 +690,49 @@ const CHECKS: Check[] = [
         return why.length === 0 ? undefined : why.join(', ');
       }),
     severity: 'low',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
     remediation:
       "Set password expiry to 180 days or less and remember at least 5 previous passwords in the web-application authentication rule (or rely on single sign-on with the identity provider's policy).",
+  },
+  {
+    id: 'CUC-API-04',
+    topic: 'cupi',
+    title: 'Trivial web-application passwords allowed',
+    rationale:
+      'Without the trivial-password check an administrator may choose a password such as the alias or a run of repeated characters, the first guesses against the administration pages and CUPI.',
+    evidence: [E.policies],
+    condition: 'A web-application authentication rule does not check for trivial passwords.',
+    evaluate: (r) =>
+      policyCheck(r.policies, 'password', (p) =>
+        p.TrivialCredChecking !== 'true' ? 'trivial password checks are off' : undefined,
+      ),
+    severity: 'medium',
+    references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_AUTHENTICATION_RULES],
+    remediation:
+      'Enable the check for trivial passwords in the web-application authentication rule (the security guide asks for web passwords that are long and non-trivial).',
+  },
+  {
+    id: 'CUC-API-05',
+    topic: 'cupi',
+    title: 'Secure message recordings can be fetched through CUMI',
+    rationale:
+      "A secure message is kept on the Connection server so that it cannot be forwarded or saved as a file. Allowing CUMI clients (Web Inbox, Jabber, custom integrations) to fetch the recordings of secure messages lets them leave the server on any device a user's password opens.",
+    evidence: [E.cumi],
+    condition:
+      'The configuration value System.API.CumiAccessSecureMessageAttachments (API Settings) is 1, or it cannot be read.',
+    evaluate: (r) => {
+      const value = itemsOf(r.cumi).find(
+        (c) => c.FullName === 'System.API.CumiAccessSecureMessageAttachments',
+      )?.Value;
+      if (value === undefined) return 'System.API.CumiAccessSecureMessageAttachments could not be read';
+      return value === '0' ? undefined : `System.API.CumiAccessSecureMessageAttachments is ${value}`;
+    },
+    severity: 'medium',
+    references: [R.CUPI_CONFIGURATION_VALUES],
+    unverified:
+      'The CUPI guide confirms the configuration value and its name; that it is the API Settings box "Allow Access to Secure Message Recordings through CUMI" is read from the two names, not from a public text that ties them together.',
+    remediation:
+      'Unless a client that must play secure messages needs it, clear "Allow Access to Secure Message Recordings through CUMI" in System Settings > Advanced > API Settings (CUPI PUT /vmrest/configurationvalues/System.API.CumiAccessSecureMessageAttachments with Value 0).',
   },
   {
     id: 'CUC-SVC-01',
@@ -627,6 +747,7 @@ const CHECKS: Check[] = [
         ? 'Platform Administrative Web Service is started'
         : undefined,
     severity: 'medium',
+    references: [R.VOS_SERVICE_LIST, R.NTP_STATUS],
     remediation:
       'Deactivate the Platform Administrative Web Service in Cisco Unified Serviceability (Tools > Service Activation) and activate it only for a Prime Collaboration Deployment task.',
   },
@@ -643,28 +764,23 @@ const CHECKS: Check[] = [
       return state === 'STARTED' ? undefined : `Cisco Audit Event Service is ${state ?? 'absent'}`;
     },
     severity: 'medium',
+    references: [R.VOS_SERVICE_LIST],
     remediation:
       'Start the Cisco Audit Event Service in Cisco Unified Serviceability (Control Center - Network Services), enable the application audit log in Audit Log Configuration and forward it to a remote syslog server.',
   },
   {
     id: 'CUC-BKP-01',
     topic: 'backups',
-    title: 'No backup in the last 8 days',
+    title: 'No successful backup in the last 8 days',
     rationale: 'Without a recent backup a failure or ransomware loses the mailboxes and the configuration.',
     evidence: [E.drf],
     condition:
-      'The DRF log folder holds no backup log (`<start>_b_<server>_<component>.log`) that started within the last 8 days.',
-    evaluate: (r) => {
-      const starts = [...outputOf(r.drf).matchAll(/(\d{4})-(\d\d)-(\d\d)-(\d\d)-(\d\d)-(\d\d)_b_/g)].map(
-        (m) => Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!),
-      );
-      if (starts.length === 0) return 'no backup log found';
-      const age = Math.floor((Date.now() - Math.max(...starts)) / DAY_MS);
-      return age > 8 ? `last backup started ${age} days ago` : undefined;
-    },
+      'utils disaster_recovery history backup lists no run with result SUCCESS in the last 8 days (a run that ended in ERROR does not count).',
+    evaluate: (r) => judgeBackupHistory(outputOf(r.drf), 8),
     severity: 'high',
     remediation:
-      'Configure a backup device (SFTP) and a daily or at least weekly schedule in Disaster Recovery System, run a backup now and check its result.',
+      'Configure a backup device (SFTP) and a daily or at least weekly schedule in Disaster Recovery System, run a backup now and check with `utils disaster_recovery history backup` that it ends in SUCCESS.',
+    references: [DRF_HISTORY_REFERENCE],
   },
   {
     id: 'CUC-RST-01',
@@ -679,6 +795,12 @@ const CHECKS: Check[] = [
       return open.length === 0 ? undefined : `international numbers allowed by: ${open.join(', ')}`;
     },
     severity: 'critical',
+    references: [
+      R.TOLL_FRAUD,
+      R.CUPI_RESTRICTION_TABLES,
+      R.TECHNOTE_RESTRICTION_TABLES,
+      R.CLI_RUN_CUC_DBQUERY,
+    ],
     remediation:
       'Block international patterns (for example 9011*) ahead of any allowing dial string, or better, allow only the internal and local patterns the site needs and block `*`.',
   },
@@ -695,6 +817,12 @@ const CHECKS: Check[] = [
       return open.length === 0 ? undefined : `long-distance numbers allowed by: ${open.join(', ')}`;
     },
     severity: 'high',
+    references: [
+      R.TOLL_FRAUD,
+      R.CUPI_RESTRICTION_TABLES,
+      R.TECHNOTE_RESTRICTION_TABLES,
+      R.CLI_RUN_CUC_DBQUERY,
+    ],
     remediation:
       'Block long-distance patterns (for example 91??????????) in every dial-out table; the Default System Transfer table, used by callers who have not signed in, should block `*` unless a narrow set of numbers is needed.',
   },

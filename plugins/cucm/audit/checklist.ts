@@ -10,6 +10,7 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
+import { DRF_HISTORY_REFERENCE, judgeBackupHistory } from '../../_shared/audit/drf-history.ts';
 import {
   E,
   OWN_CERTIFICATES,
@@ -21,6 +22,29 @@ import {
   text,
   vosDate,
 } from './evidence.ts';
+import { ACCESS_CHECKS } from './checks-access.ts';
+import { ENDPOINT_CHECKS } from './checks-endpoints.ts';
+import { OAUTH_CHECKS } from './checks-oauth.ts';
+import { PLATFORM_CHECKS } from './checks-platform.ts';
+import {
+  CDR_SERVICE_PARAMETERS,
+  CLI_SHOW_CERT,
+  DATA_DICTIONARY_105,
+  DATA_DICTIONARY_712,
+  NTP_SYNCHRONISED,
+  NTP_UNSYNCHRONISED,
+  VOS_SERVICE_LIST,
+  PA_SECURITY,
+  PHONE_SECURITY,
+  RISPORT70,
+  SECURITY_MODES,
+  TLS_PHONE_PROFILE,
+  TLS_SETUP,
+  TLS_TRUNK_PROFILE,
+  TOKENLESS_CTL,
+  axlSchema,
+  cliUtils,
+} from './references.ts';
 
 type Results = Record<string, EvidenceResult>;
 
@@ -83,7 +107,7 @@ const TOPICS: Topic[] = [
     id: 'services',
     title: 'Activated services',
     summary:
-      'Services should run only when needed, but the security services (the CTL Provider and the Certificate Authority Proxy Function) must be active to run the cluster in mixed mode and to issue phone certificates.',
+      'Services should run only when needed, but the Certificate Authority Proxy Function must be active to issue the certificates secure phones need. The CTL Provider is not needed: mixed mode is set with `utils ctl set-cluster mixed-mode` (tokenless CTL) since 10.0(1), without the USB-token CTL Client it served.',
   },
   {
     id: 'auto-registration',
@@ -109,31 +133,50 @@ const TOPICS: Topic[] = [
     summary:
       'The Disaster Recovery System is the only supported way to restore a cluster. Backups must run on a schedule to a remote device and succeed; the date of the last successful backup is the evidence.',
   },
+  {
+    id: 'authentication',
+    title: 'Directory authentication and single sign-on',
+    summary:
+      'End users and administrators authenticate against LDAP, or through an identity provider with SAML single sign-on. LDAP without TLS sends directory passwords and the synchronisation account’s bind password in clear; without SSO every administration page keeps its own password login.',
+  },
+  {
+    id: 'snmp',
+    title: 'SNMP',
+    summary:
+      'SNMP exposes the node’s inventory, processes and counters to management stations. Versions 1 and 2c authenticate with a community string sent in clear; SNMPv3 users must use SHA authentication and AES privacy.',
+  },
 ];
 
 // ---- helpers shared by the conditions ---------------------------------------------------------------
 
-/** Parameter rows by name, optionally restricted to one node (by pkid). */
-function params(r: Results, name: string, node?: string): Record<string, unknown>[] {
-  return rowsOf(r.parameters).filter(
-    (p) => text(p.paramname) === name && (node === undefined || text(p.fkprocessnode) === node),
-  );
+/** The values of a parameter's rows: one for an enterprise parameter, one per node for a service parameter. */
+function paramValues(r: Results, name: string): string[] {
+  return rowsOf(r.parameters)
+    .filter((p) => text(p.paramname) === name)
+    .map((p) => text(p.paramvalue));
 }
 
-/** Each Unified CM node: its name and the pkid of its server (what parameters hang on). */
-function callManagerNodes(r: Results): { name: string; server: string; serverPkid: string }[] {
-  return rowsOf(r.callManagers).map((cm) => ({
-    name: text(cm.name),
-    server: text(cm.processNodeName),
-    serverPkid: pkidOf(cm.processNodeName),
-  }));
+const TRUE = /^t(rue)?$/i;
+
+/** Each Unified CM node: its name and its server. */
+function callManagerNodes(r: Results): { name: string; server: string }[] {
+  return rowsOf(r.callManagers).map((cm) => ({ name: text(cm.name), server: text(cm.processNodeName) }));
 }
 
-/** Every node whose per-node Boolean parameter is not True (missing counts: CUCM defaults them off). */
-function nodesWithout(r: Results, parameter: string): string[] {
-  return callManagerNodes(r)
-    .filter((n) => !params(r, parameter, n.serverPkid).some((p) => /^t(rue)?$/i.test(text(p.paramvalue))))
-    .map((n) => n.server || n.name);
+/**
+ * A per-node Boolean service parameter (one processconfig row per call-processing node): the
+ * observation when a row is not True, or when fewer rows than Unified CM nodes were read. A missing
+ * row is never a pass: `missing` says what it means (the documented default, or that it cannot be judged).
+ */
+function perNodeFlag(r: Results, parameter: string, what: string, missing: string): string | undefined {
+  const nodes = callManagerNodes(r).length;
+  const values = paramValues(r, parameter);
+  const off = values.filter((v) => !TRUE.test(v));
+  if (off.length > 0)
+    return `${what} on ${off.length} of ${Math.max(nodes, values.length)} call-processing nodes (${parameter} = ${list(off, 3)})`;
+  if (values.length === 0 || values.length < nodes)
+    return `${parameter} read on ${values.length} of ${nodes} call-processing nodes: ${missing}`;
+  return undefined;
 }
 
 function list(items: string[], max = 8): string {
@@ -142,14 +185,14 @@ function list(items: string[], max = 8): string {
     : items.join(', ');
 }
 
-/** Route patterns each calling search space reaches, through its partitions. */
+/** Route patterns (AXL rows) each calling search space reaches, through its partitions (SQL pkids). */
 function patternsReached(r: Results, cssPkid: string): Record<string, unknown>[] {
   const partitions = new Set(
     rowsOf(r.cssMembers)
       .filter((m) => text(m.fkcallingsearchspace) === cssPkid)
       .map((m) => text(m.fkroutepartition)),
   );
-  return rowsOf(r.routePatterns).filter((p) => partitions.has(text(p.fkroutepartition)));
+  return rowsOf(r.routePatterns).filter((p) => partitions.has(pkidOf(p.routePartitionName)));
 }
 
 /** International access in the North American (011) or international (00) dialling plans, after the access code. */
@@ -208,6 +251,15 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Set a maximum age of 90 days or less with `set password expiry maximum-age 90` (and a minimum age of at least one day) on every node.',
+    references: [
+      {
+        ...CLI_SHOW_CERT,
+        section: 'Show Commands: show password expiry',
+        confirms: ['show password expiry maximum-age'],
+      },
+    ],
+    unverified:
+      'the output lines parsed ("disabled", "set to <n> days") are not shown by the CLI reference, which documents only the command; an answer in another wording is reported as unrecognised, never passed',
   },
   {
     id: 'CUCM-OS-02',
@@ -216,22 +268,27 @@ const CHECKS: Check[] = [
     rationale:
       'Certificate validation, log correlation and single sign-on tokens all depend on a correct clock.',
     evidence: [E.ntp],
-    condition: 'the node does not report "synchronised to NTP server"',
+    condition:
+      'utils ntp status reports "unsynchronised" (or neither "unsynchronised" nor "synchronised to NTP server", which cannot be judged)',
     evaluate(r) {
       const out = outputOf(r.ntp);
-      return /^\s*synchronised to NTP server/m.test(out) && !/unsynchronised/i.test(out)
-        ? undefined
-        : `NTP is not synchronised: ${excerpt(out)}`;
+      // Word boundaries keep "synchronised" from matching inside "unsynchronised".
+      const status = /\bunsynchroni[sz]ed\b[\s\S]*/i.exec(out)?.[0];
+      if (status) return `NTP is not synchronised: ${excerpt(status)}`;
+      if (/\bsynchroni[sz]ed to NTP server\b/i.test(out)) return undefined;
+      return `cannot judge NTP synchronisation: unrecognised answer: ${excerpt(out)}`;
     },
     severity: 'low',
     remediation:
       'Point the publisher at reachable, trusted NTP servers (`utils ntp server add`) and check `utils ntp status` until it reports synchronisation.',
+    references: [cliUtils('utils ntp status', ['utils ntp status']), NTP_SYNCHRONISED, NTP_UNSYNCHRONISED],
   },
   {
     id: 'CUCM-OS-03',
     topic: 'platform',
     title: 'Release out of security maintenance',
-    rationale: 'Releases before 14 no longer receive security fixes.',
+    rationale:
+      "A release out of software maintenance receives no security fixes. Policy (the project's, no end-of-life notice was found to cite): only the two newest major releases, 15 and 14, count as maintained; 12.5 and older are reported.",
     evidence: [E.version],
     condition: 'the active version is lower than 14',
     evaluate(r) {
@@ -242,6 +299,18 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation: 'Upgrade to a release that is still in software maintenance (14 or 15).',
+    references: [
+      { ...CLI_SHOW_CERT, section: 'Show Commands: show version', confirms: ['show version active'] },
+      {
+        document: 'Release Notes for Cisco Prime License Manager',
+        release: '10.5(2)SU1a',
+        section: 'Important Notes: Pre-Upgrade COP File',
+        url: 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/cucm/plm/10_5_2_SU1/releasenotes/cplm_b_release-notes-1052su1/cplm_b_release-notes-cplm-1052su1_chapter_01.html',
+        confirms: ['Active Master Version: (the line show version active prints on the VOS platform)'],
+      },
+    ],
+    unverified:
+      "the release boundary (before 14) is the project's policy: no Cisco end-of-life notice for 12.5 was found to cite",
   },
   {
     id: 'CUCM-TLS-01',
@@ -260,6 +329,17 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Run `set tls min-version 1.2` on every node of the cluster (each node reboots), after confirming that phones, gateways and integrations support TLS 1.2.',
+    references: [
+      TLS_SETUP,
+      {
+        document: 'Prime Collaboration Deployment Administration Guide',
+        release: '14 and SUs',
+        section:
+          'CLI Commands and Disaster Recovery System: CLI Commands for TLS Minimum Version Configuration',
+        url: 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/cucm/pcdadmin/14/cucm_b_pcd-admin-guide-1401/cucm_b_pcd-admin-guide-1401_chapter_0110.html',
+        confirms: ['show tls min-version', 'Configured TLS minimum version: 1.0'],
+      },
+    ],
   },
   {
     id: 'CUCM-TLS-02',
@@ -268,15 +348,20 @@ const CHECKS: Check[] = [
     rationale:
       'The "TLS Ciphers" enterprise parameter decides which suites the node offers; the ALL_CIPHERS options keep CBC and SHA-1 suites that a hardened node does not need.',
     evidence: [E.parameters],
-    condition: 'the TLSCiphers enterprise parameter is missing or set to an ALL_CIPHERS option',
+    condition:
+      'the TLSCiphers enterprise parameter is set to an ALL_CIPHERS option; when no TLSCiphers row is read the setting cannot be judged (reported, never passed)',
     evaluate(r) {
-      const value = text(params(r, 'TLSCiphers')[0]?.paramvalue);
-      if (value === '') return 'the TLS Ciphers enterprise parameter is not set (all ciphers allowed)';
+      const value = paramValues(r, 'TLSCiphers')[0];
+      if (value === undefined)
+        return 'cannot judge TLS Ciphers: no processconfig row named TLSCiphers (check System > Enterprise Parameters > Security Parameters)';
       return /^ALL_CIPHERS/i.test(value) ? `TLS Ciphers is "${value}"` : undefined;
     },
     severity: 'medium',
     remediation:
       'Set the "TLS Ciphers" enterprise parameter to a "Strongest" (AES-256, SHA-384) or "Medium" option and restart the services it names, after checking that trunks and integrations support those suites.',
+    references: [TLS_SETUP, TOKENLESS_CTL],
+    unverified:
+      'the processconfig paramname \'TLSCiphers\' and its option values (ALL_CIPHERS...) are not confirmed by a public source: the security guide names the parameter only by its display name "TLS Ciphers"',
   },
   {
     id: 'CUCM-FIPS-01',
@@ -294,6 +379,9 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Plan a maintenance window and enable FIPS mode (`utils fips enable`) node by node; certificates are regenerated and each node reboots. Enable the enhanced security mode where the organisation requires it.',
+    references: [cliUtils('utils fips', ['utils fips status'])],
+    unverified:
+      'the status lines parsed ("NON-FIPS", "operating in FIPS mode") are not shown by the CLI reference, which documents only the command',
   },
   {
     id: 'CUCM-CERT-01',
@@ -322,6 +410,9 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Renew the certificate now: generate a CSR, have the enterprise CA sign it, upload it (or regenerate a self-signed one where that is the design), restart the services that use it, and watch the Certificate Expiry Monitor.',
+    references: [CLI_SHOW_CERT],
+    unverified:
+      '`show cert own <name>` and its "To:" validity line are not confirmed by a public source found (the CLI reference shows `show cert list own`)',
   },
   {
     id: 'CUCM-CERT-02',
@@ -342,6 +433,9 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Have the tomcat certificate signed by the enterprise CA (a multi-server SAN certificate covers the cluster) and upload the CA chain as tomcat-trust.',
+    references: [CLI_SHOW_CERT, PA_SECURITY],
+    unverified:
+      'the "<name>: <description>" line layout of `show cert list own` and the words "self-signed" in it are not confirmed by a public source found',
   },
   {
     id: 'CUCM-CSM-01',
@@ -350,15 +444,18 @@ const CHECKS: Check[] = [
     rationale:
       'A non-secure cluster cannot authenticate phones or encrypt signalling and media anywhere, whatever the profiles say.',
     evidence: [E.parameters],
-    condition: 'the ClusterSecurityMode enterprise parameter is 0 (non-secure) or missing',
+    condition:
+      'the ClusterSecurityMode enterprise parameter is 0 (non-secure); a missing row cannot be judged (reported, never passed)',
     evaluate(r) {
-      const value = text(params(r, 'ClusterSecurityMode')[0]?.paramvalue);
-      if (value === '') return 'ClusterSecurityMode is not set (non-secure)';
+      const value = paramValues(r, 'ClusterSecurityMode')[0];
+      if (value === undefined)
+        return 'cannot judge the cluster security mode: no ClusterSecurityMode row was read';
       return value === '0' ? 'ClusterSecurityMode is 0 (non-secure)' : undefined;
     },
     severity: 'high',
     remediation:
-      'Activate the CTL Provider and CAPF, then move the cluster to mixed mode with `utils ctl set-cluster mixed-mode` and reset the phones so they load the new trust list.',
+      'Activate CAPF, then move the cluster to mixed mode with `utils ctl set-cluster mixed-mode` (tokenless CTL) on the publisher, restart the TFTP and CallManager services and reset the phones so they load the new trust list.',
+    references: [SECURITY_MODES, TOKENLESS_CTL, cliUtils('utils ctl', ['utils ctl set-cluster mixed-mode'])],
   },
   {
     id: 'CUCM-CSM-02',
@@ -379,6 +476,7 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Tick "SRTP Allowed" on each trunk whose peer supports SRTP (with an encrypted trunk profile, since the keys travel in the signalling) and reset the trunk.',
+    references: [PA_SECURITY, axlSchema(['listSipTrunk', 'LSipTrunk.name', 'LSipTrunk.srtpAllowed'])],
   },
   {
     id: 'CUCM-SIPT-01',
@@ -412,6 +510,17 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Give the trunk an encrypted SIP trunk security profile (TLS both ways, the peer certificate subject as X.509 subject name), exchange certificates with the peer, and reset the trunk.',
+    references: [
+      TLS_TRUNK_PROFILE,
+      axlSchema([
+        'listSipTrunk',
+        'LSipTrunk.securityProfileName',
+        'listSipTrunkSecurityProfile',
+        'LSipTrunkSecurityProfile.securityMode (Non Secure, Authenticated, Encrypted)',
+        'LSipTrunkSecurityProfile.incomingTransport (TCP, UDP, TLS, TCP+UDP)',
+        'LSipTrunkSecurityProfile.outgoingTransport',
+      ]),
+    ],
   },
   {
     id: 'CUCM-SIPT-02',
@@ -437,6 +546,9 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation: 'Send to the peer’s TLS port (normally 5061) once the trunk uses an encrypted profile.',
+    references: [TLS_TRUNK_PROFILE, axlSchema(['listSipTrunk', 'LSipTrunk.name (and its uuid)'])],
+    unverified:
+      'the table siptrunkdestination and its columns fkdevice, address and port are not confirmed by a citable source (the AXL list type of a SIP trunk carries no destinations); on a node without them the SQL faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PHONE-01',
@@ -444,21 +556,31 @@ const CHECKS: Check[] = [
     title: 'Phones on a non-encrypted security profile',
     rationale:
       'Unless the profile is Encrypted, phone signalling and media can be read and altered on the network and the phone configuration file is not protected.',
-    evidence: [E.phoneSettings, E.securityProfiles],
-    condition: 'a security profile used by phones has a security mode other than Encrypted (3)',
+    evidence: [E.phoneSettings, E.phoneProfiles],
+    condition: 'a phone security profile used by phones has a device security mode other than Encrypted',
     evaluate(r) {
-      const cut = incomplete(r.phoneSettings);
+      const cut = incomplete(r.phoneSettings, r.phoneProfiles);
       if (cut) return cut;
       const used = new Set(rowsOf(r.phoneSettings).map((p) => text(p.fksecurityprofile)));
-      const modes: Record<string, string> = { '1': 'Non Secure', '2': 'Authenticated', '3': 'Encrypted' };
-      const weak = rowsOf(r.securityProfiles)
-        .filter((p) => used.has(text(p.pkid)) && text(p.tksecuritymode) !== '3')
-        .map((p) => `${text(p.name)} (${modes[text(p.tksecuritymode)] ?? text(p.tksecuritymode)})`);
+      const weak = rowsOf(r.phoneProfiles)
+        .filter((p) => used.has(pkidOf(p)) && text(p.deviceSecurityMode) !== 'Encrypted')
+        .map((p) => `${text(p.name)} (${text(p.deviceSecurityMode) || 'no security mode'})`);
       return weak.length > 0 ? `phones use ${list(weak)}` : undefined;
     },
     severity: 'medium',
     remediation:
       'With the cluster in mixed mode and CAPF active, install locally significant certificates on the phones and move them to an Encrypted phone security profile.',
+    references: [
+      PHONE_SECURITY,
+      TLS_PHONE_PROFILE,
+      axlSchema([
+        'listPhoneSecurityProfile',
+        'LPhoneSecurityProfile.name',
+        'LPhoneSecurityProfile.deviceSecurityMode (Non Secure, Authenticated, Encrypted)',
+      ]),
+    ],
+    unverified:
+      'which profiles phones use is read by SQL from device (fksecurityprofile, fkcallingsearchspace, tkclass = 1), columns no citable source confirms; on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PHONE-02',
@@ -466,21 +588,31 @@ const CHECKS: Check[] = [
     title: 'SIP phones without digest authentication',
     rationale:
       'Digest authentication makes a SIP phone prove it knows its credential before CUCM accepts its requests; without it a spoofed phone can register in its place.',
-    evidence: [E.phoneSettings, E.securityProfiles],
-    condition: 'a SIP security profile used by phones has digest authentication off',
+    evidence: [E.phoneSettings, E.phoneProfiles],
+    condition: 'a SIP phone security profile used by phones has Enable Digest Authentication off',
     evaluate(r) {
-      const cut = incomplete(r.phoneSettings);
+      const cut = incomplete(r.phoneSettings, r.phoneProfiles);
       if (cut) return cut;
       const used = new Set(rowsOf(r.phoneSettings).map((p) => text(p.fksecurityprofile)));
-      const weak = rowsOf(r.securityProfiles)
-        .filter((p) => used.has(text(p.pkid)) && text(p.tkdeviceprotocol) === '11')
-        .filter((p) => !isTrue(p.enabledigestauthentication))
+      const weak = rowsOf(r.phoneProfiles)
+        .filter((p) => used.has(pkidOf(p)) && text(p.protocol) === 'SIP')
+        .filter((p) => !isTrue(p.enableDigestAuthentication))
         .map((p) => text(p.name));
       return weak.length > 0 ? `digest authentication off in ${list(weak)}` : undefined;
     },
     severity: 'medium',
     remediation:
       'Enable digest authentication in the SIP phone security profiles and give each phone’s owner a digest credential.',
+    references: [
+      PHONE_SECURITY,
+      axlSchema([
+        'listPhoneSecurityProfile',
+        'LPhoneSecurityProfile.protocol',
+        'LPhoneSecurityProfile.enableDigestAuthentication',
+      ]),
+    ],
+    unverified:
+      'which profiles phones use is read by SQL from device (fksecurityprofile, tkclass = 1), columns no citable source confirms; on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PWD-01',
@@ -502,6 +634,14 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Set the minimum length to at least 8 (12 for administrators) and turn the trivial-credential check on in every credential policy, including the PIN policy.',
+    references: [
+      axlSchema([
+        'listCredentialPolicy',
+        'LCredentialPolicy.name',
+        'LCredentialPolicy.minCredLength',
+        'LCredentialPolicy.trivialCredCheck',
+      ]),
+    ],
   },
   {
     id: 'CUCM-PWD-02',
@@ -519,6 +659,14 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Lock an account after 3 to 5 failed logons, for at least 30 minutes (or until an administrator unlocks it).',
+    references: [
+      axlSchema([
+        'listCredentialPolicy',
+        'LCredentialPolicy.name',
+        'LCredentialPolicy.failedLogon',
+        'LCredentialPolicy.lockoutDuration',
+      ]),
+    ],
   },
   {
     id: 'CUCM-PWD-03',
@@ -543,6 +691,14 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation: 'Expire credentials after 90 days at most and remember at least the last 12.',
+    references: [
+      axlSchema([
+        'listCredentialPolicy',
+        'LCredentialPolicy.name',
+        'LCredentialPolicy.credExpiresAfter',
+        'LCredentialPolicy.prevCredStoredNum',
+      ]),
+    ],
   },
   {
     id: 'CUCM-PWD-04',
@@ -559,6 +715,9 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation: 'Clear "does not expire" on end-user PINs and apply the PIN credential policy to them.',
+    references: [DATA_DICTIONARY_712],
+    unverified:
+      "the credential table's columns tkcredential (4 = PIN) and doesnotexpire are not confirmed by a citable source; on a node without them the query faults and the check is reported unjudged",
   },
   {
     id: 'CUCM-PRIV-01',
@@ -579,6 +738,9 @@ const CHECKS: Check[] = [
     severity: 'critical',
     remediation:
       'Give each integration its own application user with only the roles it needs (for AXL: a custom AXL role, not a super-user group); remove unused accounts.',
+    references: [DATA_DICTIONARY_105, CDR_SERVICE_PARAMETERS],
+    unverified:
+      'the tables applicationuser, dirgroup and applicationuserdirgroupmap are read by SQL; the columns applicationuser.isstandard, dirgroup.name and applicationuserdirgroupmap.fkapplicationuser/fkdirgroup, the table dirgroup and the group name Standard CCM Admin Users are not confirmed by a citable source',
   },
   {
     id: 'CUCM-PRIV-02',
@@ -604,32 +766,46 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Clear "does not expire" on privileged application users and rotate their passwords on a schedule agreed with the integration owners.',
+    references: [DATA_DICTIONARY_105],
+    unverified:
+      'besides the membership tables (see CUCM-PRIV-01), credential.fkapplicationuser, tkcredential (3 = password) and doesnotexpire, and the group name Standard AXL API Access, are not confirmed by a citable source',
   },
   {
     id: 'CUCM-SVC-01',
     topic: 'services',
-    title: 'Security services not activated',
+    title: 'Certificate Authority Proxy Function not activated',
     rationale:
-      'Mixed mode needs the CTL Provider and phone certificates need CAPF; while they are not activated the cluster cannot be secured.',
+      'Phones get the locally significant certificates that authenticated and encrypted profiles need from CAPF; while it is not activated no phone can be secured. The Cisco CTL Provider is not required: since 10.0(1) mixed mode is set with `utils ctl set-cluster mixed-mode` (tokenless CTL), which needs neither USB eTokens nor the CTL Client plugin the CTL Provider serves.',
     evidence: [E.services],
-    condition: 'Cisco CTL Provider or Cisco Certificate Authority Proxy Function is not STARTED',
+    condition:
+      'utils service list does not show Cisco Certificate Authority Proxy Function [STARTED] (the state of the Cisco CTL Provider is not judged: tokenless mixed mode does not use it)',
     evaluate(r) {
       const out = outputOf(r.services);
-      const missing = ['Cisco CTL Provider', 'Cisco Certificate Authority Proxy Function'].filter(
-        (s) => !out.split('\n').some((l) => l.startsWith(`${s}[STARTED]`)),
-      );
-      return missing.length > 0
-        ? missing
-            .map((s) => {
-              const line = out.split('\n').find((l) => l.startsWith(`${s}[`));
-              return line ? line.trim() : `${s} not listed`;
-            })
-            .join('; ')
-        : undefined;
+      const capf = 'Cisco Certificate Authority Proxy Function';
+      const line = out.split('\n').find((l) => l.startsWith(`${capf}[`));
+      if (line && /^[^[]+\[STARTED\]/.test(line)) return undefined;
+      if (!line && !/\[(STARTED|STOPPED)\]/.test(out))
+        return `cannot judge the security services: unrecognised answer: ${excerpt(out)}`;
+      return line ? line.trim().replace(/\s+/g, ' ') : `${capf} not listed`;
     },
     severity: 'medium',
     remediation:
-      'Activate Cisco CTL Provider and Cisco Certificate Authority Proxy Function on the publisher (and the CTL Provider on every call-processing node) in Serviceability.',
+      'Activate Cisco Certificate Authority Proxy Function on the publisher in Serviceability (Tools > Service Activation). Activating the Cisco CTL Provider is not needed for tokenless mixed mode.',
+    references: [
+      TOKENLESS_CTL,
+      SECURITY_MODES,
+      cliUtils('utils service list', ['utils service list']),
+      VOS_SERVICE_LIST,
+      {
+        document: 'Cisco CallManager Security Guide',
+        release: '4.1(3)',
+        section: 'Configuring the Cisco CTL Client: Activating the Cisco CTL Provider Service',
+        url: 'https://www.cisco.com/en/US/docs/voice_ip_comm/cucm/security/4_1_3/secuauth.html',
+        confirms: ['Cisco CTL Provider (serves the CTL Client)'],
+      },
+    ],
+    unverified:
+      'the Security Guide for 14SU2 still lists "Enable Certificate Trust List (CTL) service on the publisher" among the mixed-mode steps, which the tokenless technote does not require; the `<service>[STARTED]` layout is shown by Cisco for another VOS product (Virtualized Voice Browser), not for Unified CM itself',
   },
   {
     id: 'CUCM-AUTOREG-01',
@@ -653,6 +829,16 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Disable auto-registration on every Unified CM (tick "Auto-registration Disabled on this Cisco Unified Communications Manager"); add phones deliberately (bulk administration or self-provisioning with authentication).',
+    references: [
+      PA_SECURITY,
+      axlSchema([
+        'listCallManager',
+        'LCallManager.processNodeName',
+        'LCallManager.autoRegistration.autoRegistrationEnabled',
+        'LCallManager.autoRegistration.startDn',
+        'LCallManager.autoRegistration.endDn',
+      ]),
+    ],
   },
   {
     id: 'CUCM-AUTOREG-02',
@@ -675,6 +861,9 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Identify each auto-registered phone; give the legitimate ones an owner, a proper DN and a restricted CSS, and delete the others.',
+    references: [RISPORT70],
+    unverified:
+      'the "Auto <DN>" description an auto-registered phone gets is not confirmed by a public source found',
   },
   {
     id: 'CUCM-TOLL-01',
@@ -692,7 +881,7 @@ const CHECKS: Check[] = [
         const css = text(t.callingSearchSpaceName);
         if (css === '') continue;
         const pkid = text(rowsOf(r.css).find((c) => text(c.name) === css)?.pkid);
-        const patterns = patternsReached(r, pkid).map((p) => text(p.dnorpattern));
+        const patterns = patternsReached(r, pkid).map((p) => text(p.pattern));
         if (patterns.length > 0) exposed.push(`${text(t.name)} (CSS ${css} reaches ${list(patterns, 4)})`);
       }
       return exposed.length > 0 ? list(exposed) : undefined;
@@ -700,6 +889,19 @@ const CHECKS: Check[] = [
     severity: 'critical',
     remediation:
       'Give inbound trunks a calling search space that reaches internal numbers only; route any legitimate forwarding to the PSTN through a restricted, logged path.',
+    references: [
+      PA_SECURITY,
+      DATA_DICTIONARY_105,
+      axlSchema([
+        'listSipTrunk',
+        'LSipTrunk.callingSearchSpaceName',
+        'listRoutePattern',
+        'LRoutePattern.pattern',
+        'LRoutePattern.routePartitionName',
+      ]),
+    ],
+    unverified:
+      'the columns callingsearchspace.pkid/name and callingsearchspacemember.fkcallingsearchspace/fkroutepartition are not confirmed by a citable source (the data dictionary confirms the two tables); on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-TOLL-02',
@@ -718,8 +920,8 @@ const CHECKS: Check[] = [
       for (const pkid of cssUsed) {
         if (pkid === '') continue;
         const open = patternsReached(r, pkid)
-          .filter((p) => INTERNATIONAL.test(text(p.dnorpattern)) && !isTrue(p.authorizationrequired))
-          .map((p) => text(p.dnorpattern));
+          .filter((p) => INTERNATIONAL.test(text(p.pattern)) && !isTrue(p.authorizationCodeRequired))
+          .map((p) => text(p.pattern));
         if (open.length > 0) exposed.push(`${cssName(r, pkid)} reaches ${list(open, 4)} without FAC`);
       }
       return exposed.length > 0 ? list(exposed) : undefined;
@@ -727,6 +929,18 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Require a forced authorization code on international route patterns, or keep them in a partition only the phones that need it can reach; block premium-rate destinations.',
+    references: [
+      PA_SECURITY,
+      DATA_DICTIONARY_105,
+      axlSchema([
+        'listRoutePattern',
+        'LRoutePattern.pattern',
+        'LRoutePattern.routePartitionName',
+        'LRoutePattern.authorizationCodeRequired',
+      ]),
+    ],
+    unverified:
+      'which calling search spaces phones use is read by SQL from device (fkcallingsearchspace, tkclass = 1) and callingsearchspacemember (fkcallingsearchspace, fkroutepartition): columns no citable source confirms; on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-TOLL-03',
@@ -735,14 +949,22 @@ const CHECKS: Check[] = [
     rationale:
       'Transferring a call from one outside party to another joins two external legs at the owner’s cost, a common toll-fraud technique through voicemail and auto attendants.',
     evidence: [E.callManagers, E.parameters],
-    condition: 'the Block OffNet To OffNet Transfer service parameter is not True on a Unified CM node',
+    condition:
+      'the Block OffNet to OffNet Transfer service parameter (BlockOffnetToOffnetTransfer) is not True on a Unified CM node; a node whose row is not read cannot be judged (reported, never passed)',
     evaluate(r) {
-      const nodes = nodesWithout(r, 'BlockOffnetToOffnetTransfer');
-      return nodes.length > 0 ? `off-net to off-net transfer allowed on ${list(nodes)}` : undefined;
+      return perNodeFlag(
+        r,
+        'BlockOffnetToOffnetTransfer',
+        'off-net to off-net transfer allowed',
+        'the others cannot be judged',
+      );
     },
     severity: 'high',
     remediation:
       'Set Block OffNet To OffNet Transfer to True on every call-processing node and classify gateways and trunks as off-net.',
+    references: [PA_SECURITY],
+    unverified:
+      'the processconfig paramname \'BlockOffnetToOffnetTransfer\' is not confirmed by a public source: Cisco documents the parameter only by its display name "Block OffNet to OffNet Transfer"',
   },
   {
     id: 'CUCM-LOG-01',
@@ -750,17 +972,26 @@ const CHECKS: Check[] = [
     title: 'Application audit log disabled',
     rationale:
       'Without the audit log, changes made through the administration pages, AXL or the CLI leave no trace of who made them.',
-    evidence: [E.parameters],
-    condition: 'the audit log setting (AuditLogEnabled) is not True',
+    evidence: [E.parameters, E.services],
+    condition:
+      'the Cisco Audit Event Service is not STARTED, or the audit log setting (AuditLogEnabled) is not True; when no AuditLogEnabled row is read the setting cannot be judged (reported, never passed)',
     evaluate(r) {
-      const values = params(r, 'AuditLogEnabled').map((p) => text(p.paramvalue));
-      return values.some((v) => /^t(rue)?$/i.test(v))
-        ? undefined
-        : `application audit log is ${values.length > 0 ? 'disabled' : 'not configured'}`;
+      const service = outputOf(r.services)
+        .split('\n')
+        .find((l) => l.startsWith('Cisco Audit Event Service['));
+      if (service && !/\[STARTED\]/.test(service))
+        return `the audit log is not written: ${service.trim().replace(/\s+/g, ' ')}`;
+      const values = paramValues(r, 'AuditLogEnabled');
+      if (values.length === 0)
+        return 'cannot judge the application audit log: no AuditLogEnabled row was read (check Serviceability > Tools > Audit Log Configuration)';
+      return values.some((v) => TRUE.test(v)) ? undefined : 'application audit log is disabled';
     },
     severity: 'medium',
     remediation:
-      'Enable the application audit log (and the database audit log at a level the team can review) in Serviceability > Audit Log Configuration, and send it to a remote syslog server.',
+      'Enable the application audit log (and the database audit log at a level the team can review) in Serviceability > Audit Log Configuration, keep the Cisco Audit Event Service running, and send the log to a remote syslog server.',
+    references: [cliUtils('utils service list', ['utils service list']), VOS_SERVICE_LIST],
+    unverified:
+      "the processconfig paramname 'AuditLogEnabled' is not confirmed by a public source: Cisco documents the application audit log only as the Audit Log Configuration window of Serviceability, and the Cisco Audit Event Service by name",
   },
   {
     id: 'CUCM-LOG-02',
@@ -769,45 +1000,38 @@ const CHECKS: Check[] = [
     rationale:
       'Call detail records are the evidence of who called where; toll fraud is usually detected, and always reconstructed, from them.',
     evidence: [E.callManagers, E.parameters],
-    condition: 'the CDR Enabled Flag service parameter is not True on a Unified CM node',
+    condition:
+      'the CDR Enabled Flag service parameter (CdrEnabled) is not True on a Unified CM node; a node whose row is not read has the documented default, False',
     evaluate(r) {
-      const nodes = nodesWithout(r, 'CdrEnabled');
-      return nodes.length > 0 ? `CDRs disabled on ${list(nodes)}` : undefined;
+      return perNodeFlag(
+        r,
+        'CdrEnabled',
+        'CDRs disabled',
+        'the others have the default CDR Enabled Flag, False (no CDRs)',
+      );
     },
     severity: 'medium',
     remediation:
       'Set the CDR Enabled Flag to True on every call-processing node and send the records to a billing or analysis server that alerts on unusual destinations.',
+    references: [CDR_SERVICE_PARAMETERS, PA_SECURITY],
+    unverified:
+      'the processconfig paramname \'CdrEnabled\' is not confirmed by a citable source: the CAR guide names the parameter only by its display name "CDR Enabled Flag"',
   },
   {
     id: 'CUCM-BKP-01',
     topic: 'backups',
-    title: 'No backup in the last 7 days',
+    title: 'No successful backup in the last 7 days',
     rationale: 'Without a recent backup a failed publisher or a destructive change cannot be undone.',
     evidence: [E.backups],
-    condition: 'the DRF log folder holds no backup log (`<date>_b_...`) from the last 7 days',
+    condition:
+      'utils disaster_recovery history backup lists no run with result SUCCESS in the last 7 days (a run that ended in ERROR does not count)',
     evaluate(r) {
-      const out = outputOf(r.backups);
-      let newest: number | undefined;
-      for (const m of out.matchAll(/(\d{4})-(\d{2})-(\d{2})-(\d{2})-(\d{2})-(\d{2})_b_/g)) {
-        const t = Date.UTC(
-          Number(m[1]),
-          Number(m[2]) - 1,
-          Number(m[3]),
-          Number(m[4]),
-          Number(m[5]),
-          Number(m[6]),
-        );
-        newest = newest === undefined ? t : Math.max(newest, t);
-      }
-      if (newest === undefined) return 'no backup has ever run (no DRF backup logs)';
-      const days = Math.floor((Date.now() - newest) / 86_400_000);
-      return days > 7
-        ? `last backup ${days} days ago (${new Date(newest).toISOString().slice(0, 10)})`
-        : undefined;
+      return judgeBackupHistory(outputOf(r.backups), 7);
     },
     severity: 'high',
     remediation:
-      'Configure a remote (SFTP) backup device and a daily schedule in Disaster Recovery System, run one now, and check its status after each run.',
+      'Configure a remote (SFTP) backup device and a daily schedule in Disaster Recovery System, run one now, and check its result with `utils disaster_recovery history backup` after each run.',
+    references: [DRF_HISTORY_REFERENCE],
   },
 ];
 
@@ -817,5 +1041,5 @@ export const CUCM_CHECKLIST: Checklist = {
   title: 'CUCM security audit',
   guide: 'Cisco Unified Communications Manager security guide, release 15',
   topics: TOPICS,
-  checks: CHECKS,
+  checks: [...CHECKS, ...ENDPOINT_CHECKS, ...ACCESS_CHECKS, ...OAUTH_CHECKS, ...PLATFORM_CHECKS],
 };

@@ -2,11 +2,12 @@
 // declared once and shared by every check that needs it (the runner, and an agent following the prompt,
 // make an identical call only once), so a whole audit stays far inside the auditor's rate limits.
 import type { EvidenceCall, EvidenceResult } from '../../_shared/audit/checklist.ts';
+import { DRF_HISTORY_COMMAND } from '../../_shared/audit/drf-history.ts';
 
 /** Large enough for a big cluster's user-to-group map in one answer (the tool's ceiling is 4 MiB). */
 const LARGE_ANSWER = 4 * 1024 * 1024;
 
-function sql(id: string, purpose: string, query: string, large = false): EvidenceCall {
+export function sql(id: string, purpose: string, query: string, large = false): EvidenceCall {
   return {
     id,
     tool: 'cucm_axl_call',
@@ -20,15 +21,30 @@ function sql(id: string, purpose: string, query: string, large = false): Evidenc
   };
 }
 
-function axl(id: string, purpose: string, operation: string, args: Record<string, unknown>): EvidenceCall {
-  return { id, tool: 'cucm_axl_call', args: { host: '{host}', operation, args }, purpose };
+export function axl(
+  id: string,
+  purpose: string,
+  operation: string,
+  args: Record<string, unknown>,
+  large = false,
+): EvidenceCall {
+  return {
+    id,
+    tool: 'cucm_axl_call',
+    args: { host: '{host}', operation, args, ...(large ? { max_bytes: LARGE_ANSWER } : {}) },
+    purpose,
+  };
 }
 
-function cli(id: string, purpose: string, command: string): EvidenceCall {
+export function cli(id: string, purpose: string, command: string): EvidenceCall {
   return { id, tool: 'cucm_os_run_command', args: { host: '{host}', command }, purpose };
 }
 
-/** The parameters the audit judges, read in one query (enterprise, CallManager and audit-log ones). */
+/**
+ * The parameters the audit judges, read in one query (enterprise, CallManager and audit-log ones). Only
+ * paramname and paramvalue are read: the columns Cisco's tokenless-CTL technote queries; a column no
+ * public source names would fault the whole query (-217) on a node where it does not exist.
+ */
 export const AUDITED_PARAMETERS = [
   'ClusterSecurityMode',
   'TLSCiphers',
@@ -40,8 +56,8 @@ export const AUDITED_PARAMETERS = [
 export const E = {
   parameters: sql(
     'parameters',
-    'enterprise and service parameters the audit judges, with the node each belongs to',
-    `select fkprocessnode, tkservice, paramname, paramvalue from processconfig where paramname in (${AUDITED_PARAMETERS.map((p) => `'${p}'`).join(', ')})`,
+    'enterprise and service parameters the audit judges (a per-node service parameter has one row per node)',
+    `select paramname, paramvalue from processconfig where paramname in (${AUDITED_PARAMETERS.map((p) => `'${p}'`).join(', ')})`,
   ),
   callManagers: axl(
     'callManagers',
@@ -112,10 +128,14 @@ export const E = {
     'application-user passwords (credential type 3) and whether each never expires',
     'select fkapplicationuser, doesnotexpire from credential where tkcredential = 3 and fkapplicationuser is not null',
   ),
-  securityProfiles: sql(
-    'securityProfiles',
-    'every device security profile: protocol, security mode, digest authentication',
-    'select pkid, name, tkdeviceprotocol, tksecuritymode, enabledigestauthentication from securityprofile',
+  phoneProfiles: axl(
+    'phoneProfiles',
+    'every phone security profile: protocol, device security mode, digest authentication',
+    'listPhoneSecurityProfile',
+    {
+      searchCriteria: { name: '%' },
+      returnedTags: { name: '', protocol: '', deviceSecurityMode: '', enableDigestAuthentication: '' },
+    },
   ),
   phoneSettings: sql(
     'phoneSettings',
@@ -131,10 +151,14 @@ export const E = {
     true,
   ),
   partitions: sql('partitions', 'route partitions', 'select pkid, name from routepartition'),
-  routePatterns: sql(
+  routePatterns: axl(
     'routePatterns',
-    'route patterns (pattern usage 5), their partition and whether a forced authorization code is required',
-    'select dnorpattern, fkroutepartition, authorizationrequired from numplan where tkpatternusage = 5',
+    'route patterns: the pattern, its partition and whether a forced authorization code is required',
+    'listRoutePattern',
+    {
+      searchCriteria: { pattern: '%' },
+      returnedTags: { pattern: '', routePartitionName: '', authorizationCodeRequired: '' },
+    },
     true,
   ),
   appUsers: sql(
@@ -175,8 +199,8 @@ export const E = {
   services: cli('services', 'activated and running services', 'utils service list'),
   backups: cli(
     'backups',
-    'Disaster Recovery System logs; each backup leaves <start>_b_<server>_<component>.log',
-    'file list activelog platform/drf/log date detail',
+    'the Disaster Recovery System backup history: each run, when it completed and whether it succeeded',
+    DRF_HISTORY_COMMAND,
   ),
 };
 

@@ -10,6 +10,12 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
+import {
+  DRF_HISTORY_COMMAND,
+  DRF_HISTORY_REFERENCE,
+  judgeBackupHistory,
+} from '../../_shared/audit/drf-history.ts';
+import * as REF from './references.ts';
 
 const DAY_MS = 86_400_000;
 /** A certificate closer to its end than this is a finding: time to order, sign and install a new one. */
@@ -33,11 +39,18 @@ const sql = (id: string, query: string, purpose: string): EvidenceCall => ({
   purpose,
 });
 
-/** The IM&P security settings the lab and the checks name (processconfig on the publisher). */
+/**
+ * The IM&P security settings the checks read from processconfig on the publisher. These are the lab's
+ * stand-in names: the IM&P data dictionary is not public, and no public text shows where IM&P stores the
+ * settings Cisco documents by their page labels (System > Security > Settings, XMPP Federation >
+ * Settings and Policy, Serviceability > Audit Log Configuration). Each check that reads them says so in
+ * `unverified`, and treats a missing row as a finding, never as a pass.
+ */
 const SETTINGS = [
   'XmppTlsRequired',
-  'XmppFederationEnabled',
+  'XmppRouterToRouterTlsRequired',
   'XmppFederationTlsRequired',
+  'XmppFederationRequireClientCerts',
   'XmppFederationPolicy',
   'XmppFederationAllowedDomains',
   'AuditLogEnabled',
@@ -51,13 +64,35 @@ const SETTINGS_SQL = sql(
   'the XMPP, federation and audit-log settings of the IM&P nodes',
 );
 
-const POLICY_SQL = sql(
-  'policy',
-  'select displayname, failedlogon, resetfailedlogonminutes, lockoutduration, minimumlength, trivialcredcheck, previouscredstostore, credexpiresafterdays, inactivedaysallowed from credentialpolicy',
-  'every credential policy of the IM&P database',
-);
+/** Credential policies through AXL: the AXL schema names every field (the table's columns are not public). */
+const POLICIES: EvidenceCall = {
+  id: 'policy',
+  tool: 'imp_axl_call',
+  args: {
+    host: '{host}',
+    operation: 'listCredentialPolicy',
+    args: {
+      searchCriteria: { name: '%' },
+      returnedTags: {
+        name: '',
+        failedLogon: '',
+        resetFailedLogonAttempts: '',
+        lockoutDuration: '',
+        minCredLength: '',
+        trivialCredCheck: '',
+        prevCredStoredNum: '',
+        credExpiresAfter: '',
+        inactiveDaysAllowed: '',
+      },
+    },
+  },
+  purpose: 'every credential policy: lockout, length, trivial check, history, expiry and inactivity',
+};
 
 const SERVICES = cli('services', 'utils service list', 'which services are activated and running');
+
+/** The service that terminates XMPP federation on the node; it cannot start while federation is off. */
+const FEDERATION_SERVICE = 'Cisco XCP XMPP Federation Connection Manager';
 
 const CERT_LIST = cli('certs', 'show cert list own', "the node's own certificates and who signed them");
 
@@ -97,18 +132,6 @@ export function certNotAfter(output: string): Date | undefined {
   return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
 }
 
-/** Start times of the DRF backups in a `file list` answer (log names `YYYY-MM-DD-hh-mm-ss_b_...`). */
-export function backupTimes(output: string): Date[] {
-  const out: Date[] = [];
-  for (const m of output.matchAll(/\b(\d{4})-(\d{2})-(\d{2})-(\d{2})-(\d{2})-(\d{2})_b_\S+/g))
-    out.push(
-      new Date(
-        Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])),
-      ),
-    );
-  return out;
-}
-
 /** Service name -> state from `utils service list` (`Name[STARTED]`, `Name[STOPPED] Service Not Activated`). */
 export function serviceStates(output: string): Map<string, string> {
   const states = new Map<string, string>();
@@ -121,6 +144,25 @@ export function expiryDays(output: string): number | undefined {
   if (/age is disabled/i.test(output)) return 0;
   const m = /age is set to (\d+) day/i.exec(output);
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Whether XMPP federation runs on the node, from `utils service list`: the federation connection
+ * manager only starts where federation is turned on. Undefined when the list cannot be read.
+ */
+function federationInUse(r: EvidenceResult | undefined): boolean | undefined {
+  const states = serviceStates(outputOf(r));
+  return states.size === 0 ? undefined : states.get(FEDERATION_SERVICE) === 'STARTED';
+}
+
+/**
+ * A setting that must be T on every node that has it: the finding when one is not, or when no node has
+ * it at all (a name the node does not store reads as "not set", never as a pass).
+ */
+function requiredOn(r: EvidenceResult | undefined, name: Setting, finding: string): string | undefined {
+  const values = setting(r, name);
+  if (values.length === 0) return `${name} not set (${finding})`;
+  return values.some((v) => !isTrue(v)) ? finding : undefined;
 }
 
 /** One line per failing rule, or undefined when all pass. */
@@ -137,7 +179,7 @@ function policyProblems(
   const problems: string[] = [];
   for (const row of rows) {
     const failing = rules.filter(([, ok]) => !ok(row)).map(([what]) => what);
-    if (failing.length > 0) problems.push(`${String(row.displayname)}: ${failing.join(', ')}`);
+    if (failing.length > 0) problems.push(`${fkName(row.name) || 'unnamed policy'}: ${failing.join(', ')}`);
   }
   return joined(problems);
 }
@@ -203,7 +245,7 @@ const TOPICS: Topic[] = [
     id: 'xmpp-federation',
     title: 'XMPP TLS and federation',
     summary:
-      'XMPP carries chat, presence and file-transfer offers. Client connections must negotiate TLS before authentication, and federation with other XMPP domains must both encrypt the server-to-server link and admit only the partner domains the organisation has agreed to.',
+      "XMPP carries chat, presence and file-transfer offers. Client connections must negotiate TLS before authentication and the XMPP routers must use TLS between nodes and clusters; federation with other XMPP domains must encrypt the server-to-server link, validate the partner's certificate and admit only the partner domains the organisation has agreed to.",
   },
   {
     id: 'ha',
@@ -222,6 +264,9 @@ const CHECKS: Check[] = [
     title: 'OS administrator passwords age out',
     rationale:
       'A CLI administrator password that never expires stays valid for as long as it circulates; a minimum age stops users cycling straight back to an old password.',
+    references: [REF.CLI_SHOW_COMMANDS],
+    unverified:
+      'output lines `Password expiry maximum age is set to N days` / `... is disabled`: the command is documented, but no public text shows the output line the check parses (an answer it cannot read is a finding, never a pass).',
     evidence: [
       cli('max', 'show password expiry maximum-age', 'the maximum password age of OS accounts'),
       cli('min', 'show password expiry minimum-age', 'the minimum password age of OS accounts'),
@@ -249,6 +294,7 @@ const CHECKS: Check[] = [
     title: 'The clock is synchronised to NTP',
     rationale:
       'Certificates, single sign-on assertions and log correlation all depend on the time; an unsynchronised node also makes the audit trail unreliable.',
+    references: [REF.NTP_ON_IMP, REF.NTP_UNSYNCHRONISED, REF.CLI_UTILS_COMMANDS],
     evidence: [cli('ntp', 'utils ntp status', 'whether the node is synchronised to an NTP server')],
     condition: 'the output does not say the node is synchronised to an NTP server.',
     evaluate(r) {
@@ -267,6 +313,7 @@ const CHECKS: Check[] = [
     title: 'Minimum TLS version is 1.2 or later',
     rationale:
       'TLS 1.0 and 1.1 allow downgrade attacks and obsolete cipher suites on every secure interface of the node, XMPP included.',
+    references: [REF.TLS_MIN_VERSION],
     evidence: [cli('tls', 'show tls min-version', 'the minimum TLS version of all secure interfaces')],
     condition: 'the configured minimum version is below 1.2, or cannot be read.',
     evaluate(r) {
@@ -284,6 +331,9 @@ const CHECKS: Check[] = [
     title: 'FIPS mode is on',
     rationale:
       'Without FIPS mode the node may use non-validated modules and algorithms, which regulated deployments do not accept.',
+    references: [REF.XMPP_SECURITY_SETTINGS, REF.FIPS_COMMANDS],
+    unverified:
+      'output line `... operating in FIPS mode` / `NON-FIPS`: the command is documented, but no public text shows the output line the check parses (anything else is a finding, never a pass).',
     evidence: [cli('fips', 'utils fips status', 'whether the node runs in FIPS mode')],
     condition: 'the node reports NON-FIPS mode, or does not say it operates in FIPS mode.',
     evaluate(r) {
@@ -302,6 +352,9 @@ const CHECKS: Check[] = [
     title: 'Client-facing certificates are CA-signed',
     rationale:
       'Jabber clients and federated servers can only validate a certificate issued by a CA they trust; a self-signed identity invites users to click through warnings and lets an impostor blend in.',
+    references: [REF.IMP_CERTIFICATE_TYPES, REF.CLI_SHOW_COMMANDS],
+    unverified:
+      'output line `<unit>/<unit>.pem: <description>` of `show cert list own` and its `Self-signed` description: the command is documented, but no public text shows the output line the check parses (a missing tomcat or cup-xmpp line is a finding).',
     evidence: [CERT_LIST],
     condition:
       'tomcat, cup-xmpp or cup-xmpp-s2s is self-signed, or tomcat or cup-xmpp is missing from the list.',
@@ -326,6 +379,9 @@ const CHECKS: Check[] = [
     title: `No client-facing certificate expires within ${CERT_MIN_DAYS} days`,
     rationale:
       'An expired tomcat or XMPP certificate stops Jabber sign-in and federation without warning to users; renewal takes time to plan.',
+    references: [REF.IMP_CERTIFICATE_TYPES, REF.CLI_SHOW_COMMANDS],
+    unverified:
+      'output line `To: <date>` of `show cert own`: the command is documented, but no public text shows the output line the check parses (an end date it cannot read is a finding).',
     evidence: IDENTITY_CERTS.map((name, i) =>
       cli(`cert${i}`, `show cert own ${name}`, `the validity period of ${name}`),
     ),
@@ -358,14 +414,15 @@ const CHECKS: Check[] = [
     title: 'Accounts lock after a few failed logons',
     rationale:
       'Without a lockout threshold an attacker can guess application and end-user passwords indefinitely against the web pages, AXL and Jabber sign-in.',
-    evidence: [POLICY_SQL],
+    references: [REF.AXL_CREDENTIAL_POLICY],
+    evidence: [POLICIES],
     condition:
       'a credential policy allows unlimited failed logons (0) or more than 5, or never resets the count of failures (0 minutes).',
     evaluate(r) {
       return policyProblems(r.policy, [
-        ['no lockout threshold', (p) => num(p.failedlogon) > 0],
-        ['lockout threshold above 5', (p) => !(num(p.failedlogon) > 5)],
-        ['failed-logon counter never resets', (p) => num(p.resetfailedlogonminutes) > 0],
+        ['no lockout threshold', (p) => num(p.failedLogon) > 0],
+        ['lockout threshold above 5', (p) => !(num(p.failedLogon) > 5)],
+        ['failed-logon counter never resets', (p) => num(p.resetFailedLogonAttempts) > 0],
       ]);
     },
     severity: 'high',
@@ -378,14 +435,15 @@ const CHECKS: Check[] = [
     title: 'Passwords are long, non-trivial and not reused',
     rationale:
       'Short or trivial passwords fall to guessing; without history a forced change can return to the previous password.',
-    evidence: [POLICY_SQL],
+    references: [REF.AXL_CREDENTIAL_POLICY],
+    evidence: [POLICIES],
     condition:
       'a credential policy allows passwords shorter than 8 characters, does not reject trivial passwords, or remembers fewer than 5 previous passwords.',
     evaluate(r) {
       return policyProblems(r.policy, [
-        ['minimum length below 8', (p) => num(p.minimumlength) >= 8],
-        ['trivial passwords accepted', (p) => isTrue(p.trivialcredcheck)],
-        ['fewer than 5 previous passwords remembered', (p) => num(p.previouscredstostore) >= 5],
+        ['minimum length below 8', (p) => num(p.minCredLength) >= 8],
+        ['trivial passwords accepted', (p) => isTrue(p.trivialCredCheck)],
+        ['fewer than 5 previous passwords remembered', (p) => num(p.prevCredStoredNum) >= 5],
       ]);
     },
     severity: 'medium',
@@ -398,14 +456,15 @@ const CHECKS: Check[] = [
     title: 'Credentials expire and idle accounts are disabled',
     rationale:
       'A password that never expires, or an account nobody uses that stays enabled, keeps a leaked credential useful indefinitely.',
-    evidence: [POLICY_SQL],
+    references: [REF.AXL_CREDENTIAL_POLICY],
+    evidence: [POLICIES],
     condition:
       'a credential policy never expires credentials (0) or lets them live longer than 180 days, or never disables inactive accounts (0).',
     evaluate(r) {
       return policyProblems(r.policy, [
-        ['credentials never expire', (p) => num(p.credexpiresafterdays) > 0],
-        ['credentials live longer than 180 days', (p) => !(num(p.credexpiresafterdays) > 180)],
-        ['inactive accounts are never disabled', (p) => num(p.inactivedaysallowed) > 0],
+        ['credentials never expire', (p) => num(p.credExpiresAfter) > 0],
+        ['credentials live longer than 180 days', (p) => !(num(p.credExpiresAfter) > 180)],
+        ['inactive accounts are never disabled', (p) => num(p.inactiveDaysAllowed) > 0],
       ]);
     },
     severity: 'medium',
@@ -418,6 +477,9 @@ const CHECKS: Check[] = [
     title: 'Only the installation administrator holds a super-user role',
     rationale:
       'A super-user application account can reconfigure the whole cluster; integrations need only their API group (for example Standard AXL API Access).',
+    references: [REF.AXL_APP_USER],
+    unverified:
+      'tables `dirgroup`, `applicationuserdirgroupmap` (fkapplicationuser, fkdirgroup) and column `applicationuser.isstandard`: no public data dictionary or Cisco text was found for them (public scripts use the same names; the AXL schema confirms the same facts as AppUser isStandard and associatedGroups). A SQL fault is reported as unjudged, never as a pass.',
     evidence: [
       sql(
         'groups',
@@ -456,6 +518,7 @@ const CHECKS: Check[] = [
     title: 'Optional network services are not activated without need',
     rationale:
       'Each running service is attack surface; the directory service for third-party XMPP clients and the SIP federation connection manager are only needed for those features.',
+    references: [REF.IMP_SERVICES, REF.CLI_UTILS_COMMANDS, REF.SERVICE_LIST_FORMAT],
     evidence: [SERVICES],
     condition:
       'Cisco XCP Directory Service or Cisco XCP SIP Federation Connection Manager is STARTED (confirm the feature is in use before accepting it), or the service list cannot be read.',
@@ -477,6 +540,9 @@ const CHECKS: Check[] = [
     title: 'Application audit logging is on and forwarded off the node',
     rationale:
       'Without the application audit log, administrative changes cannot be attributed; a log kept only on the node can be wiped by whoever compromised it.',
+    references: [REF.AUDIT_LOGGING, REF.CLI_UTILS_COMMANDS, REF.SERVICE_LIST_FORMAT],
+    unverified:
+      "processconfig names `AuditLogEnabled` and `AuditLogRemoteSyslogServer` are the lab's stand-ins for the Audit Log Configuration settings (Enable Audit Log, remote syslog server): where IM&P stores them has no public source. A missing row is a finding, never a pass.",
     evidence: [SETTINGS_SQL, SERVICES],
     condition:
       'AuditLogEnabled is not T on some node (or not set), no remote syslog server receives the audit log, or Cisco Audit Event Service is not STARTED.',
@@ -498,29 +564,24 @@ const CHECKS: Check[] = [
   {
     id: 'IMP-BKP-01',
     topic: 'backups',
-    title: `A DRF backup ran within the last ${BACKUP_MAX_AGE_DAYS} days`,
+    title: `A successful DRF backup ran within the last ${BACKUP_MAX_AGE_DAYS} days`,
     rationale:
       'An old or missing backup means a failed node or a destructive change loses users, contacts and configuration.',
     evidence: [
       cli(
         'drf',
-        'file list activelog platform/drf/log detail',
-        'the Disaster Recovery System logs, one per backed-up component and backup',
+        DRF_HISTORY_COMMAND,
+        'the Disaster Recovery System backup history: each run, when it completed and whether it succeeded',
       ),
     ],
-    condition: `no backup log (name YYYY-MM-DD-hh-mm-ss_b_...) is younger than ${BACKUP_MAX_AGE_DAYS} days.`,
+    condition: `utils disaster_recovery history backup lists no run with result SUCCESS in the last ${BACKUP_MAX_AGE_DAYS} days (a run that ended in ERROR does not count).`,
     evaluate(r) {
-      const times = backupTimes(outputOf(r.drf));
-      if (times.length === 0) return 'no DRF backup log found';
-      const newest = Math.max(...times.map((t) => t.getTime()));
-      const days = Math.floor((Date.now() - newest) / DAY_MS);
-      return days > BACKUP_MAX_AGE_DAYS
-        ? `last backup ${days} days ago (${new Date(newest).toISOString().slice(0, 10)})`
-        : undefined;
+      return judgeBackupHistory(outputOf(r.drf), BACKUP_MAX_AGE_DAYS);
     },
     severity: 'high',
     remediation:
-      'Configure a DRF backup device on a remote SFTP server and a daily schedule for the whole IM and Presence cluster (Disaster Recovery System > Backup > Scheduler); run one now and confirm it succeeds.',
+      'Configure a DRF backup device on a remote SFTP server and a daily schedule for the whole IM and Presence cluster (Disaster Recovery System > Backup > Scheduler); run one now and confirm with `utils disaster_recovery history backup` that it ends in SUCCESS.',
+    references: [DRF_HISTORY_REFERENCE],
   },
   {
     id: 'IMP-XMPP-01',
@@ -528,16 +589,39 @@ const CHECKS: Check[] = [
     title: 'XMPP clients must use TLS',
     rationale:
       'If TLS is optional on the client port, a client or attacker can authenticate and chat in clear text on the network.',
+    references: [REF.XMPP_SECURITY_SETTINGS],
+    unverified:
+      'processconfig name `XmppTlsRequired` is the lab\'s stand-in for "Enable XMPP Client To IM/P Service Secure Mode" (System > Security > Settings): where IM&P stores it has no public source. A missing row is a finding, never a pass.',
     evidence: [SETTINGS_SQL],
     condition: 'XmppTlsRequired is not T on some node, or is not set.',
     evaluate(r) {
-      const v = setting(r.settings, 'XmppTlsRequired');
-      if (v.length === 0) return 'XmppTlsRequired not set (TLS optional for XMPP clients)';
-      return v.some((x) => !isTrue(x)) ? 'XMPP client connections do not require TLS' : undefined;
+      return requiredOn(r.settings, 'XmppTlsRequired', 'XMPP client connections do not require TLS');
     },
     severity: 'high',
     remediation:
-      'Require TLS for XMPP client connections (System > Security > Settings, XMPP client to IM/P service secure mode), then restart Cisco XCP Connection Manager and Cisco XCP Router in a maintenance window.',
+      'Require TLS for XMPP client connections (System > Security > Settings, "Enable XMPP Client To IM/P Service Secure Mode"), then restart Cisco XCP Connection Manager in a maintenance window.',
+  },
+  {
+    id: 'IMP-XMPP-02',
+    topic: 'xmpp-federation',
+    title: 'XMPP routers talk to each other over TLS',
+    rationale:
+      'Chat and presence between IM and Presence nodes, within a cluster and to peer clusters, cross the XMPP router-to-router links; without TLS they travel in clear text between data centres.',
+    references: [REF.XMPP_SECURITY_SETTINGS, REF.IMP_CERTIFICATE_TYPES],
+    unverified:
+      'processconfig name `XmppRouterToRouterTlsRequired` is the lab\'s stand-in for "Enable XMPP Router-to-Router Secure Mode" (System > Security > Settings): where IM&P stores it has no public source. A missing row is a finding, never a pass.',
+    evidence: [SETTINGS_SQL],
+    condition: 'XmppRouterToRouterTlsRequired is not T on some node, or is not set.',
+    evaluate(r) {
+      return requiredOn(
+        r.settings,
+        'XmppRouterToRouterTlsRequired',
+        'XMPP router-to-router connections do not use TLS',
+      );
+    },
+    severity: 'medium',
+    remediation:
+      'Check "Enable XMPP Router-to-Router Secure Mode" (System > Security > Settings); the cup-xmpp certificates are replicated as cup-xmpp-trust across the cluster and peer clusters. Restart Cisco XCP Router on every node in a maintenance window.',
   },
   {
     id: 'IMP-FED-01',
@@ -545,18 +629,24 @@ const CHECKS: Check[] = [
     title: 'XMPP federation requires TLS',
     rationale:
       'Federated chat and presence cross networks the organisation does not control; without TLS on the server-to-server link they can be read and altered in transit.',
-    evidence: [SETTINGS_SQL],
-    condition: 'XMPP federation is enabled and XmppFederationTlsRequired is not T.',
+    references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES],
+    unverified:
+      "processconfig name `XmppFederationTlsRequired` is the lab's stand-in for the XMPP federation Security Mode (No TLS / TLS Optional / TLS Required): where IM&P stores it has no public source. A missing row is a finding, never a pass.",
+    evidence: [SERVICES, SETTINGS_SQL],
+    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationTlsRequired is not T, or the service list cannot be read.`,
     evaluate(r) {
-      if (!setting(r.settings, 'XmppFederationEnabled').some(isTrue)) return undefined;
-      const tls = setting(r.settings, 'XmppFederationTlsRequired');
-      return tls.length === 0 || tls.some((x) => !isTrue(x))
-        ? 'XMPP federation is enabled without requiring TLS'
-        : undefined;
+      const inUse = federationInUse(r.services);
+      if (inUse === undefined) return 'service list not readable';
+      if (!inUse) return undefined;
+      return requiredOn(
+        r.settings,
+        'XmppFederationTlsRequired',
+        'XMPP federation runs without requiring TLS',
+      );
     },
     severity: 'high',
     remediation:
-      'In the XMPP federation settings, require TLS (and SASL or dialback with certificate validation) for server-to-server connections; make sure cup-xmpp-s2s is CA-signed first, then restart Cisco XCP XMPP Federation Connection Manager.',
+      'Set the XMPP federation Security Mode to "TLS Required" (Presence > Inter-Domain Federation > XMPP Federation > Settings); make sure cup-xmpp-s2s is CA-signed first, then restart Cisco XCP Router and Cisco XCP XMPP Federation Connection Manager.',
   },
   {
     id: 'IMP-FED-02',
@@ -564,11 +654,15 @@ const CHECKS: Check[] = [
     title: 'Federation admits only agreed partner domains',
     rationale:
       'An allow-all federation policy lets any XMPP domain on the internet reach users with chat and presence requests, a channel for spam and phishing.',
-    evidence: [SETTINGS_SQL],
-    condition:
-      'XMPP federation is enabled and its policy is not deny-by-default (XmppFederationPolicy is not deny), or no partner domain is listed.',
+    references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES],
+    unverified:
+      "processconfig names `XmppFederationPolicy` and `XmppFederationAllowedDomains` are the lab's stand-ins for the XMPP federation Policy (Allow / Deny) and its policy exceptions: where IM&P stores them has no public source. A missing row is a finding, never a pass.",
+    evidence: [SERVICES, SETTINGS_SQL],
+    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and the policy is not deny-by-default (XmppFederationPolicy is not deny) or no partner domain is listed, or the service list cannot be read.`,
     evaluate(r) {
-      if (!setting(r.settings, 'XmppFederationEnabled').some(isTrue)) return undefined;
+      const inUse = federationInUse(r.services);
+      if (inUse === undefined) return 'service list not readable';
+      if (!inUse) return undefined;
       const problems: string[] = [];
       const policy = setting(r.settings, 'XmppFederationPolicy');
       if (policy.length === 0 || policy.some((p) => p.toLowerCase() !== 'deny'))
@@ -579,7 +673,32 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation:
-      'Set the XMPP federation policy to deny by default and list the partner domains as exceptions (Presence > Inter-Domain Federation > XMPP Federation > Policy); review the list yearly.',
+      'Set the XMPP federation policy to Deny and list the partner domains as policy exceptions (Presence > Inter-Domain Federation > XMPP Federation > Policy); review the list yearly.',
+  },
+  {
+    id: 'IMP-FED-03',
+    topic: 'xmpp-federation',
+    title: 'Federated servers must present a valid certificate',
+    rationale:
+      'TLS without certificate validation encrypts the link but lets any server claim a partner domain; with "Require client-side security certificates" the node checks the peer against a trusted root CA before exchanging chat and presence.',
+    references: [REF.XMPP_FEDERATION, REF.IMP_CERTIFICATE_TYPES],
+    unverified:
+      'processconfig name `XmppFederationRequireClientCerts` is the lab\'s stand-in for the XMPP federation setting "Require client-side security certificates": where IM&P stores it has no public source. A missing row is a finding, never a pass.',
+    evidence: [SERVICES, SETTINGS_SQL],
+    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationRequireClientCerts is not T, or the service list cannot be read.`,
+    evaluate(r) {
+      const inUse = federationInUse(r.services);
+      if (inUse === undefined) return 'service list not readable';
+      if (!inUse) return undefined;
+      return requiredOn(
+        r.settings,
+        'XmppFederationRequireClientCerts',
+        'federated servers are not required to present a certificate the node validates',
+      );
+    },
+    severity: 'medium',
+    remediation:
+      'Check "Require client-side security certificates" in the XMPP federation settings (Presence > Inter-Domain Federation > XMPP Federation > Settings) and upload each partner\'s root CA to cup-xmpp-trust; restart Cisco XCP Router and Cisco XCP XMPP Federation Connection Manager.',
   },
   {
     id: 'IMP-HA-01',
@@ -587,6 +706,7 @@ const CHECKS: Check[] = [
     title: 'High availability is on for every presence redundancy group',
     rationale:
       'Without high availability, or with one node in a group, the failure of a node signs all of its users out of chat and presence until it returns.',
+    references: [REF.HIGH_AVAILABILITY, REF.AXL_PRESENCE_REDUNDANCY_GROUP],
     evidence: [
       {
         id: 'groups',

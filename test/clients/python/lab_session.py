@@ -59,8 +59,8 @@ def node(info, product):
 
 
 def trust_file(info, n, workdir):
-    """The node's own certificate when the lab gives one (a self-signed leaf), else the lab CA."""
-    pem = n.get("certPem") or info["caCertPem"]
+    """The node's own certificate when it is self-signed (its `selfSigned` flag), else the lab CA."""
+    pem = n.get("certPem") if n.get("selfSigned", True) and n.get("certPem") else info["caCertPem"]
     path = os.path.join(workdir, "%s-trust.pem" % n["name"])
     with open(path, "w") as f:
         f.write(pem)

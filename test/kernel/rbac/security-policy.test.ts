@@ -374,6 +374,11 @@ const STATE_CHANGING_CLI = [
   'run sql select 1 from device; update enduser set status=0',
   'run loadxml',
   'run pe sql ttlogin select 1',
+  // Unity Connection's directory: only a select on unitydirdb is a read.
+  "run cuc dbquery unitydirdb update tbl_user set readonly='0'",
+  "run cuc dbquery unitydirdb execute procedure csp_ConfigurationModify(pFullName='x',pvalue=1)",
+  'run cuc dbquery unitydirdb select alias from vw_user; delete from tbl_user',
+  'run cuc dbquery unitymbxdb1 select 1 from vw_message',
   // Case and spacing variants of allowed reads are refused or normalised, never widened.
   'SET password user admin',
   'Utils sso disable',
@@ -390,7 +395,12 @@ describe('default profiles against least privilege: VOS CLI', () => {
       assert.ok(!allowlisted(profiles.operator, 'ssh', s), `operator must not: ${s}`);
       assert.ok(!allowlisted(profiles.auditor, 'ssh', s), `auditor must not: ${s}`);
     }
-    for (const command of ['show version active', 'utils service  list', 'run sql select name from device'])
+    for (const command of [
+      'show version active',
+      'utils service  list',
+      'run sql select name from device',
+      'run cuc dbquery unitydirdb select alias from vw_user',
+    ])
       for (const role of ['operator', 'auditor'] as const)
         assert.ok(allowlisted(profiles[role], 'ssh', subject(command)), `${role}: ${command}`);
   });

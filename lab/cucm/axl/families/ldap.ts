@@ -1,6 +1,7 @@
 import { textOf } from '../../../xml/parse.ts';
 import type { Family, NestedSpec } from '../family.ts';
 import { bool, enumField, named, nameField, text } from './builder.ts';
+import { ldapServers } from './ldap-servers.ts';
 
 /** typeldapserver, by the names of the AXL XLdapServer enumeration. */
 const LDAP_SERVERS: Readonly<Record<string, string>> = {
@@ -38,7 +39,10 @@ export const ldapDirectoryFamily: Family = named({
     text('scheduleUnit', 'scheduleunit'),
     text('nextExecTime', 'nextexectime'),
   ],
-  nested: [ldapPassword('directorypluginconfig')],
+  nested: [
+    ldapPassword('directorypluginconfig'),
+    ldapServers('directorypluginhost', 'fkdirectorypluginconfig'),
+  ],
   search: ['name', 'ldapDn', 'userSearchBase'],
 });
 
@@ -71,7 +75,7 @@ export const ldapAuthenticationFamily: Family = {
     text('distinguishedName', 'distinguishedname'),
     text('userSearchBase', 'usersearchbase'),
   ],
-  nested: [ldapPassword('ldapauthentication')],
+  nested: [ldapPassword('ldapauthentication'), ldapServers('ldapauthenticationhost', 'fkldapauthentication')],
   required: [],
   search: [],
   ops: ['get', 'update'],

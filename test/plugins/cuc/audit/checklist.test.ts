@@ -143,6 +143,9 @@ describe('cuc_security_audit checklist', () => {
     for (const command of cliCommands) {
       const subject = validateCommand(command);
       assert.ok(allowlisted(auditor, 'ssh', subject), `auditor SSH allowlist refuses ${subject}`);
+      // `show cuc dbview contents` writes a CSV file and prints only its name (CLI Reference): evidence
+      // that judges rows must come from a command that prints them.
+      assert.doesNotMatch(command, /^show cuc dbview contents/, command);
       const known = matchCommand(command, 'cuc');
       assert.ok(known, `the lab CUC CLI does not know ${command}`);
       assert.ok(documented.has(known.command), `the CLI guide has no section for ${command}`);
@@ -178,11 +181,40 @@ describe('cuc_security_audit checklist', () => {
       const limit = auditor.rateLimits.cuc?.[service as Service]?.limit ?? 0;
       assert.ok(n <= limit / 4, `${service}: ${n} calls against a limit of ${limit}`);
     }
-    assert.deepEqual(b, { ssh: 12, cupi: 3 });
+    assert.deepEqual(b, { ssh: 12, cupi: 4 });
     assert.ok(distinctCalls.length < evidence.length, 'identical calls are counted once');
   });
 
-  it('every seeded weakness names a check, and every check but the NTP one has a weakness', () => {
+  it('cites a public source for every check, or says which name has none', () => {
+    for (const c of CUC_CHECKLIST.checks) {
+      const refs = c.references ?? [];
+      assert.ok(refs.length > 0 || (c.unverified ?? '').length > 40, `${c.id}: no reference and no reason`);
+      for (const r of refs) {
+        assert.match(
+          r.url,
+          /^https:\/\/www\.cisco\.com\/c\/en\/us\/(td\/docs|support\/docs)\//,
+          `${c.id}: ${r.url}`,
+        );
+        assert.ok(r.document && r.release && r.section, `${c.id}: ${r.url}`);
+      }
+    }
+    // The names the evidence reads from CUPI are the ones the CUPI guide shows.
+    const confirmed = new Set(
+      CUC_CHECKLIST.checks.flatMap((c) => (c.references ?? []).flatMap((r) => r.confirms ?? [])),
+    );
+    for (const name of [
+      'MinLength',
+      'TrivialCredChecking',
+      'MaxDays',
+      'MaxHacks',
+      'PrevCredCount',
+      'MinDuration',
+    ])
+      assert.ok(confirmed.has(name), name);
+    assert.ok(confirmed.has('System.API.CumiAccessSecureMessageAttachments'));
+  });
+
+  it('every seeded weakness names a check, and every check has a weakness', () => {
     const ids = CUC_CHECKLIST.checks.map((c) => c.id);
     const weak = seededWeaknesses('weak', 'cuc');
     for (const w of weak) {
@@ -192,7 +224,7 @@ describe('cuc_security_audit checklist', () => {
     assert.equal(new Set(weak.map((w) => w.id)).size, weak.length, 'weakness ids are unique');
     assert.deepEqual(
       ids.filter((id) => !weak.some((w) => w.check === id)),
-      ['CUC-OS-03'],
+      [],
     );
     assert.deepEqual(seededWeaknesses('hardened', 'cuc'), []);
   });
@@ -250,7 +282,7 @@ describe('cuc_security_audit checklist', () => {
     assert.deepEqual(tablesAllowing(tables, patterns, PROBES.international), ['Open late']);
     assert.deepEqual(tablesAllowing(tables, patterns, PROBES.longDistance), ['Open late', 'Blocked first']);
 
-    // The NTP check, which no lab profile seeds.
+    // NTP: both spellings a VOS node prints when synchronised (tech note 215013), and the unsynchronised answer.
     const ntp = check('CUC-OS-03');
     assert.equal(
       ntp.evaluate({ ntp: ok({ output: 'unsynchronised\n  time server re-starting' }) }),
@@ -260,13 +292,25 @@ describe('cuc_security_audit checklist', () => {
       ntp.evaluate({ ntp: ok({ output: 'synchronised to NTP server (10.0.0.1) at stratum 2' }) }),
       undefined,
     );
+    assert.equal(
+      ntp.evaluate({
+        ntp: ok({
+          output: 'ntpd (pid 1) is running...\nsynchronized to NTP server (10.1.89.20) at stratum 4',
+        }),
+      }),
+      undefined,
+    );
     // Unreadable evidence is a finding, never a silent pass.
     assert.equal(
       check('CUC-TLS-01').evaluate({ tls: ok({ output: 'something else' }) }),
       'the minimum TLS version could not be read',
     );
     assert.match(check('CUC-PIN-01').evaluate({ policies: ok({ items: [] }) }) ?? '', /no voicemail PIN/);
-    assert.match(check('CUC-BKP-01').evaluate({ drf: ok({ output: 'drfMaster.log' }) }) ?? '', /no backup/);
+    // Not a DRS history (the old log listing): reported, never passed.
+    assert.match(
+      check('CUC-BKP-01').evaluate({ drf: ok({ output: 'drfMaster.log' }) }) ?? '',
+      /cannot judge/,
+    );
     // PIN rules and web rules are told apart by name: the release's own names and the lab's.
     const rules = ok({
       items: [
@@ -278,6 +322,64 @@ describe('cuc_security_audit checklist', () => {
     assert.equal(
       check('CUC-API-01').evaluate({ policies: rules }),
       'Recommended Web Application Authentication Rule: minimum length 8',
+    );
+
+    // The rule fields as CUPI documents them (MinDuration, TrivialCredChecking), for PINs and web passwords.
+    const fields = (pin: Record<string, string>, web: Record<string, string>): EvidenceResult =>
+      ok({
+        items: [
+          { DisplayName: 'Recommended Voice Mail Authentication Rule', ...pin },
+          { DisplayName: 'Recommended Web Application Authentication Rule', ...web },
+        ],
+      });
+    assert.equal(
+      check('CUC-PIN-08').evaluate({ policies: fields({ MinDuration: '0' }, { MinDuration: '0' }) }),
+      'Recommended Voice Mail Authentication Rule: minimum minutes between changes: 0',
+    );
+    assert.equal(check('CUC-PIN-08').evaluate({ policies: fields({ MinDuration: '1440' }, {}) }), undefined);
+    assert.match(check('CUC-PIN-08').evaluate({ policies: fields({}, {}) }) ?? '', /unset/);
+    assert.equal(
+      check('CUC-API-04').evaluate({
+        policies: fields({ TrivialCredChecking: 'false' }, { TrivialCredChecking: 'false' }),
+      }),
+      'Recommended Web Application Authentication Rule: trivial password checks are off',
+    );
+    assert.equal(
+      check('CUC-API-04').evaluate({
+        policies: fields({ TrivialCredChecking: 'false' }, { TrivialCredChecking: 'true' }),
+      }),
+      undefined,
+    );
+
+    // CUMI access to secure messages: the configuration value by its full name; missing is a finding.
+    const cumi = (value: string | undefined): EvidenceResult =>
+      ok({
+        items: [
+          { FullName: 'System.API.CumiAllowSecureMessageHeaders', Value: '1' },
+          ...(value === undefined
+            ? []
+            : [{ FullName: 'System.API.CumiAccessSecureMessageAttachments', Value: value }]),
+        ],
+      });
+    assert.equal(
+      check('CUC-API-05').evaluate({ cumi: cumi('1') }),
+      'System.API.CumiAccessSecureMessageAttachments is 1',
+    );
+    assert.equal(check('CUC-API-05').evaluate({ cumi: cumi('0') }), undefined);
+    assert.match(check('CUC-API-05').evaluate({ cumi: cumi(undefined) }) ?? '', /could not be read/);
+
+    // Service lines with the state padded, as some releases print a stopped service.
+    assert.equal(
+      check('CUC-AUD-01').evaluate({
+        services: ok({ output: 'Cisco Audit Event Service[ STOPPED ]  Component is not running' }),
+      }),
+      'Cisco Audit Event Service is STOPPED',
+    );
+    assert.equal(
+      check('CUC-SVC-01').evaluate({
+        services: ok({ output: 'Platform Administrative Web Service[STARTED]' }),
+      }),
+      'Platform Administrative Web Service is started',
     );
   });
 });
@@ -303,7 +405,7 @@ describe('cuc_security_audit through MCP', () => {
       for (const command of cliCommands)
         assert.ok(text.includes(command), `${role}: ${command} in the prompt`);
       assert.ok(text.includes('cuc-audit.md'));
-      assert.ok(text.includes('12 SSH calls, 3 CUPI calls'), 'the budget is stated');
+      assert.ok(text.includes('12 SSH calls, 4 CUPI calls'), 'the budget is stated');
       const viaInfra = await s.ok(role, 'infra_get_prompt', { name: prompt, arguments: args });
       assert.deepEqual(viaInfra.messages, native.messages);
     }

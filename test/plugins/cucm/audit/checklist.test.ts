@@ -71,6 +71,8 @@ describe('the CUCM security-audit checklist', () => {
       'toll-fraud',
       'audit-logging',
       'backups',
+      'authentication',
+      'snmp',
     ]);
     for (const t of topics)
       assert.ok(

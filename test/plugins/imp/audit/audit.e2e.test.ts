@@ -25,8 +25,15 @@ describe('imp_security_audit end to end', () => {
     assert.match(detail('IMP-CERT-02'), /tomcat\/tomcat\.pem expires in (9|10) days/);
     assert.match(detail('IMP-ACCT-01'), /svc-integration/);
     assert.doesNotMatch(detail('IMP-ACCT-01'), /CCMAdministrator|axladmin/);
-    assert.match(detail('IMP-BKP-01'), /last backup 97 days ago/);
+    assert.match(detail('IMP-BKP-01'), /last successful backup 97 days ago .*3 later run\(s\) failed/);
     assert.match(detail('IMP-HA-01'), /DefaultCUPSubcluster: high availability off/);
+    assert.equal(detail('IMP-OS-02'), 'not synchronised to an NTP server');
+    assert.match(
+      detail('IMP-PWD-02'),
+      /^Default Credential Policy: minimum length below 8, trivial passwords accepted/,
+    );
+    assert.equal(detail('IMP-XMPP-02'), 'XMPP router-to-router connections do not use TLS');
+    assert.match(detail('IMP-FED-03'), /not required to present a certificate/);
     if (pdfBytes !== undefined) assert.ok(pdfBytes > 1000, `PDF of ${pdfBytes} bytes`);
     // Identical evidence calls are made once: well inside the auditor's 120 AXL and 120 SSH a minute.
     assert.ok((run.callsByTool.imp_axl_call ?? 0) <= 20, JSON.stringify(run.callsByTool));

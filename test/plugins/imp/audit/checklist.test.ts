@@ -14,12 +14,11 @@ import { IMP_VERSION, seedImp } from '../../../../lab/imp/seed.ts';
 import { runQuery } from '../../../../lab/informix/sql-executor.ts';
 import { matchCommand } from '../../../../lab/vos/commands/table.ts';
 import { resolveWeaknesses, seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
-import type { EvidenceResult } from '../../../../plugins/_shared/audit/checklist.ts';
+import type { Check, EvidenceResult } from '../../../../plugins/_shared/audit/checklist.ts';
 import { budget } from '../../../../plugins/_shared/audit/render-prompt.ts';
 import { validateCommand } from '../../../../plugins/_shared/vos/command-policy.ts';
 import {
   IMP_CHECKLIST,
-  backupTimes,
   certNotAfter,
   expiryDays,
   serviceStates,
@@ -72,6 +71,12 @@ function guideSections(): GuideSection[] {
 }
 
 const ok = (data: Record<string, unknown>): EvidenceResult => ({ ok: true, data });
+
+const check = (id: string): Check => {
+  const c = IMP_CHECKLIST.checks.find((x) => x.id === id);
+  assert.ok(c, id);
+  return c;
+};
 
 describe('imp_security_audit checklist', () => {
   const auditor = profile('auditor');
@@ -174,15 +179,40 @@ describe('imp_security_audit checklist', () => {
     assert.ok((b.axl ?? 0) + (b.ssh ?? 0) < evidence.length, 'identical calls are counted once');
   });
 
-  it('every seeded weakness names a check, and every check but the NTP one has a weakness', () => {
+  it('every seeded weakness names a check, and every check has a weakness that seeds it', () => {
     const ids = IMP_CHECKLIST.checks.map((c) => c.id);
     const weak = seededWeaknesses('weak', 'imp');
     for (const w of weak) assert.ok(ids.includes(w.check), `${w.id} names unknown check ${w.check}`);
     assert.deepEqual(
       ids.filter((id) => !weak.some((w) => w.check === id)),
-      ['IMP-OS-02'],
+      [],
     );
     assert.deepEqual(seededWeaknesses('hardened', 'imp'), []);
+  });
+
+  it('cites a public source for every check; the lab stand-in settings are marked unverified', () => {
+    const standIns = /Xmpp\w+|AuditLog\w+/g;
+    for (const c of IMP_CHECKLIST.checks.filter((x) => x.id !== 'IMP-BKP-01')) {
+      assert.ok((c.references ?? []).length > 0, `${c.id} has references`);
+      for (const ref of c.references ?? []) {
+        assert.match(ref.url, /^https:\/\/(www|developer)\.cisco\.com\//, `${c.id}: ${ref.url}`);
+        assert.ok(ref.document && ref.release && ref.section, `${c.id}: ${ref.url}`);
+      }
+      // A check that reads the processconfig stand-ins names each one it reads in `unverified`.
+      const read = new Set(c.condition.match(standIns) ?? []);
+      for (const name of read) assert.ok(c.unverified?.includes(name), `${c.id}: ${name} unverified`);
+    }
+    // Names the public sources confirm are not marked unverified.
+    for (const id of [
+      'IMP-OS-02',
+      'IMP-TLS-01',
+      'IMP-PWD-01',
+      'IMP-PWD-02',
+      'IMP-PWD-03',
+      'IMP-SVC-01',
+      'IMP-HA-01',
+    ])
+      assert.equal(IMP_CHECKLIST.checks.find((c) => c.id === id)?.unverified, undefined, id);
   });
 
   it('evaluates the evidence it reads: parsers and the check no lab profile seeds', () => {
@@ -190,31 +220,132 @@ describe('imp_security_audit checklist', () => {
       '  Validity From: Sat Oct 18 07:34:45 UTC 2025\n           To:   Wed Dec 02 07:34:45 UTC 2026',
     );
     assert.equal(to?.toISOString(), '2026-12-02T07:34:45.000Z');
-    assert.deepEqual(
-      backupTimes('x\n2025-01-02-02-00-00_b_imp-pub_cup_imdb.log\n2025-01-03-02-00-00_r_imp-pub_x.log').map(
-        (d) => d.toISOString(),
-      ),
-      ['2025-01-02T02:00:00.000Z'],
-    );
     assert.equal(serviceStates('A[STARTED]\nB[STOPPED] Service Not Activated').get('B'), 'STOPPED');
     assert.equal(expiryDays('Password expiry maximum age is disabled'), 0);
     assert.equal(expiryDays('Password expiry maximum age is set to 90 days'), 90);
-    const ntp = IMP_CHECKLIST.checks.find((c) => c.id === 'IMP-OS-02');
-    assert.ok(ntp);
-    assert.equal(
-      ntp.evaluate({ ntp: ok({ output: 'unsynchronised\n  time server re-starting' }) }),
-      'not synchronised to an NTP server',
-    );
-    assert.equal(
-      ntp.evaluate({ ntp: ok({ output: 'synchronised to NTP server (10.0.0.1) at stratum 2' }) }),
-      undefined,
-    );
     // Unreadable evidence is a finding, never a silent pass.
-    const tls = IMP_CHECKLIST.checks.find((c) => c.id === 'IMP-TLS-01');
+    const tls = check('IMP-TLS-01');
+    assert.equal(tls.evaluate({ tls: ok({ output: 'something else' }) }), 'minimum TLS version not readable');
+    // The output line Cisco's PCD guide shows for the command.
     assert.equal(
-      tls?.evaluate({ tls: ok({ output: 'something else' }) }),
-      'minimum TLS version not readable',
+      tls.evaluate({ tls: ok({ output: 'Configured TLS minimum version: 1.0' }) }),
+      'minimum TLS version 1.0',
     );
+    assert.equal(tls.evaluate({ tls: ok({ output: 'Configured TLS minimum version: 1.2' }) }), undefined);
+  });
+
+  it('IMP-OS-02 reads `utils ntp status` as Cisco documents it for IM&P and CUCM', () => {
+    const ntp = check('IMP-OS-02');
+    // TAC document 200771 (IM&P): synchronised, with a restart note on the same line.
+    const synced = [
+      'ntpd (pid 28589) is running...',
+      '',
+      '  remote         refid      st  t when poll reach   delay   offset   jitter',
+      '==============================================================================',
+      ' 10.0.0.1     192.0.2.0   2  u  40   64    1     0.292    0.041   0.000 synchronised to NTP server (10.0.0.1) at stratum 3 time server re-starting',
+      '   poll server every 64 s',
+    ].join('\n');
+    assert.equal(ntp.evaluate({ ntp: ok({ output: synced }) }), undefined);
+    // TAC document 215537: the unsynchronised answer.
+    const unsynced = [
+      'ntpd (pid 28435) is running...',
+      ' 203.0.113.0    .GOOG.           1 u   44   64    3   11.724   -0.021   0.064',
+      '',
+      'unsynchronised',
+      '   polling server every 8 s',
+    ].join('\n');
+    assert.equal(ntp.evaluate({ ntp: ok({ output: unsynced }) }), 'not synchronised to an NTP server');
+    assert.equal(ntp.evaluate({ ntp: ok({ output: '' }) }), 'not synchronised to an NTP server');
+  });
+
+  it('the credential-policy checks read listCredentialPolicy rows by their AXL names', () => {
+    const strong = {
+      name: 'Default Credential Policy',
+      failedLogon: '3',
+      resetFailedLogonAttempts: '30',
+      lockoutDuration: '30',
+      minCredLength: '12',
+      trivialCredCheck: 'true',
+      prevCredStoredNum: '12',
+      credExpiresAfter: '90',
+      inactiveDaysAllowed: '90',
+    };
+    const policy = (row: Record<string, unknown>): Record<string, EvidenceResult> => ({
+      policy: ok({ rows: [row] }),
+    });
+    for (const id of ['IMP-PWD-01', 'IMP-PWD-02', 'IMP-PWD-03'])
+      assert.equal(check(id).evaluate(policy(strong)), undefined, id);
+    assert.equal(
+      check('IMP-PWD-01').evaluate(policy({ ...strong, failedLogon: '0' })),
+      'Default Credential Policy: no lockout threshold',
+    );
+    assert.equal(
+      check('IMP-PWD-02').evaluate(policy({ ...strong, trivialCredCheck: 'false', minCredLength: '4' })),
+      'Default Credential Policy: minimum length below 8, trivial passwords accepted',
+    );
+    assert.equal(
+      check('IMP-PWD-03').evaluate(policy({ ...strong, credExpiresAfter: '0' })),
+      'Default Credential Policy: credentials never expire',
+    );
+    // No policy at all (or an answer without rows) is a finding.
+    assert.equal(check('IMP-PWD-01').evaluate({ policy: ok({ rows: [] }) }), 'no credential policy found');
+  });
+
+  it('the federation checks apply where the federation service runs; a stand-in name absent is a finding', () => {
+    const services = (state: string): EvidenceResult =>
+      ok({
+        output: `Cisco XCP Router[STARTED]\nCisco XCP XMPP Federation Connection Manager[${state}]\nCisco XCP Directory Service[STOPPED] Service Not Activated`,
+      });
+    const settings = (rows: [string, string][]): EvidenceResult =>
+      ok({ rows: rows.map(([paramname, paramvalue]) => ({ paramname, paramvalue })) });
+    const weak = settings([
+      ['XmppFederationTlsRequired', 'F'],
+      ['XmppFederationRequireClientCerts', 'F'],
+      ['XmppFederationPolicy', 'allow'],
+      ['XmppFederationAllowedDomains', ''],
+    ]);
+    for (const id of ['IMP-FED-01', 'IMP-FED-02', 'IMP-FED-03']) {
+      // Federation off: nothing to protect.
+      assert.equal(check(id).evaluate({ services: services('STOPPED'), settings: weak }), undefined, id);
+      assert.ok(check(id).evaluate({ services: services('STARTED'), settings: weak }), id);
+      // The service list unreadable, or the settings absent on a real node: a finding, not a pass.
+      assert.equal(
+        check(id).evaluate({ services: ok({ output: '' }), settings: weak }),
+        'service list not readable',
+        id,
+      );
+      assert.ok(check(id).evaluate({ services: services('STARTED'), settings: settings([]) }), id);
+    }
+    assert.equal(
+      check('IMP-FED-03').evaluate({ services: services('STARTED'), settings: settings([]) }),
+      'XmppFederationRequireClientCerts not set (federated servers are not required to present a certificate the node validates)',
+    );
+    const hardened = settings([
+      ['XmppFederationTlsRequired', 'T'],
+      ['XmppFederationRequireClientCerts', 'T'],
+      ['XmppFederationPolicy', 'deny'],
+      ['XmppFederationAllowedDomains', 'partner.example.net'],
+    ]);
+    for (const id of ['IMP-FED-01', 'IMP-FED-02', 'IMP-FED-03'])
+      assert.equal(check(id).evaluate({ services: services('STARTED'), settings: hardened }), undefined, id);
+    // The `Name[STARTED]` format Cisco's guides show for `utils service list`.
+    assert.equal(
+      serviceStates('Cisco Audit Event Service[STARTED]').get('Cisco Audit Event Service'),
+      'STARTED',
+    );
+  });
+
+  it('the XMPP secure-mode checks fire on F or on no row, and pass on T', () => {
+    for (const [id, name] of [
+      ['IMP-XMPP-01', 'XmppTlsRequired'],
+      ['IMP-XMPP-02', 'XmppRouterToRouterTlsRequired'],
+    ] as const) {
+      const run = (rows: Record<string, unknown>[]): string | undefined =>
+        check(id).evaluate({ settings: ok({ rows }) });
+      assert.equal(run([{ paramname: name, paramvalue: 'T' }]), undefined, id);
+      assert.ok(run([{ paramname: name, paramvalue: 'F' }]), id);
+      assert.match(run([]) ?? '', new RegExp(`^${name} not set`), id);
+    }
   });
 });
 

@@ -1,0 +1,122 @@
+// Phone hardening: the product-specific settings of phones and common phone profiles that open a phone
+// to its neighbours on the network (web server, Settings menu, PC port, span to PC port, gratuitous ARP).
+import { rowsOf, type Check, type EvidenceResult } from '../../_shared/audit/checklist.ts';
+import { excerpt, incomplete, text } from './evidence.ts';
+import { EH, PHONE_SETTINGS, weakPattern, type PhoneSetting } from './evidence-hardening.ts';
+import { DATA_DICTIONARY_712, PHONE_HARDENING } from './sources-hardening.ts';
+
+type Results = Record<string, EvidenceResult>;
+
+const UNVERIFIED =
+  'device.xml and commonphoneconfig.xml as the columns holding the product-specific settings, and the element values read (webAccess, pcPort, spanToPCPort, garp: 0 = enabled; settingsAccess: 1 = enabled) are taken from phone configuration files (vendorConfig) in public repositories; no public Cisco source confirms the columns or the values. The AXL equivalent is getPhone / getCommonPhoneConfig vendorConfig, one call per phone.';
+
+function list(items: string[], max = 6): string {
+  return items.length > max
+    ? `${items.slice(0, max).join(', ')} and ${items.length - max} more`
+    : items.join(', ');
+}
+
+/** The observation for one setting: phones (from the counts) and profiles carrying the weak value. */
+export function judgePhoneSetting(r: Results, s: PhoneSetting): string | undefined {
+  const cut = incomplete(r.phoneSettingCounts, r.phoneProfiles);
+  if (cut) return cut;
+  if (!r.phoneSettingCounts?.ok) return undefined;
+  const counts = rowsOf(r.phoneSettingCounts)[0];
+  const phones = Number(text(counts?.[s.column]));
+  if (!counts || Number.isNaN(phones))
+    return `the phone settings could not be counted: ${excerpt(JSON.stringify(counts ?? {}))}`;
+  const profiles = rowsOf(r.phoneProfiles)
+    .filter((p) => text(p.xml).includes(weakPattern(s)))
+    .map((p) => text(p.name));
+  const parts = [
+    ...(phones > 0 ? [`${phones} of ${text(counts.phones)} phones`] : []),
+    ...(profiles.length > 0 ? [`common phone profile ${list(profiles)}`] : []),
+  ];
+  return parts.length > 0 ? `${s.label} on ${parts.join(' and ')}` : undefined;
+}
+
+const setting = (element: PhoneSetting['element']): PhoneSetting =>
+  PHONE_SETTINGS.find((s) => s.element === element) as PhoneSetting;
+
+const EVIDENCE = [EH.phoneSettingCounts, EH.phoneProfiles];
+const REFERENCES = [PHONE_HARDENING, DATA_DICTIONARY_712];
+
+function phoneCheck(
+  spec: Pick<Check, 'id' | 'title' | 'rationale' | 'severity' | 'remediation'> & {
+    element: PhoneSetting['element'];
+    condition: string;
+  },
+): Check {
+  const s = setting(spec.element);
+  return {
+    id: spec.id,
+    topic: 'phones',
+    title: spec.title,
+    rationale: spec.rationale,
+    evidence: EVIDENCE,
+    condition: spec.condition,
+    evaluate: (r) => judgePhoneSetting(r, s),
+    severity: spec.severity,
+    remediation: spec.remediation,
+    references: REFERENCES,
+    unverified: UNVERIFIED,
+  };
+}
+
+export const ENDPOINT_CHECKS: Check[] = [
+  phoneCheck({
+    id: 'CUCM-PHONE-03',
+    element: 'webAccess',
+    title: 'Phone web server enabled',
+    rationale:
+      "A phone's web pages show its configuration, network neighbours and logs to anyone who can reach it, and help an attacker map the voice network.",
+    condition: `a phone or a common phone profile has ${weakPattern(setting('webAccess'))} (web access enabled)`,
+    severity: 'medium',
+    remediation:
+      'Set Web Access to Disabled in the common phone profiles and on the phones that override it (bulk administration for many phones); enable it only temporarily for troubleshooting.',
+  }),
+  phoneCheck({
+    id: 'CUCM-PHONE-04',
+    element: 'settingsAccess',
+    title: 'Phone Settings menu fully open',
+    rationale:
+      'With full access to the Settings menu, anyone at the phone can change its network configuration and point it at another server.',
+    condition: `a phone or a common phone profile has ${weakPattern(setting('settingsAccess'))} (Settings Access enabled)`,
+    severity: 'low',
+    remediation:
+      'Set Settings Access to Restricted (contrast and ringer only) or Disabled in the common phone profiles and on phones that override it.',
+  }),
+  phoneCheck({
+    id: 'CUCM-PHONE-05',
+    element: 'pcPort',
+    title: 'Phone PC port enabled',
+    rationale:
+      'An enabled PC port gives a network connection to whatever is plugged into the phone; in lobbies, meeting rooms and other public places it is an open door to the voice network.',
+    condition: `a phone or a common phone profile has ${weakPattern(setting('pcPort'))} (PC Port enabled)`,
+    severity: 'low',
+    remediation:
+      'Disable the PC port on phones where no computer is attached (lobby, meeting-room, shared-area phones) and in the common phone profile they use.',
+  }),
+  phoneCheck({
+    id: 'CUCM-PHONE-06',
+    element: 'spanToPCPort',
+    title: 'Phone traffic spanned to the PC port',
+    rationale:
+      'Span to PC Port copies the frames the phone sends and receives to the attached computer, where they can be captured and the calls replayed.',
+    condition: `a phone or a common phone profile has ${weakPattern(setting('spanToPCPort'))} (Span to PC Port enabled)`,
+    severity: 'medium',
+    remediation:
+      'Disable Span to PC Port everywhere except on phones being captured for troubleshooting, and turn it off again afterwards.',
+  }),
+  phoneCheck({
+    id: 'CUCM-PHONE-07',
+    element: 'garp',
+    title: 'Phones accept gratuitous ARP',
+    rationale:
+      "Gratuitous ARP lets any host on the voice VLAN claim to be the default router and put itself in the phone's media path.",
+    condition: `a phone or a common phone profile has ${weakPattern(setting('garp'))} (Gratuitous ARP enabled)`,
+    severity: 'medium',
+    remediation:
+      'Set Gratuitous ARP to Disabled in the common phone profiles and on the phones that override it; disabling it does not stop the phone finding its default router.',
+  }),
+];

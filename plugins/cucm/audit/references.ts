@@ -1,0 +1,130 @@
+// The public sources behind the CUCM audit's existing checks: the vendor text that describes each
+// control, and the references that confirm the names the evidence uses. Every entry was read at its URL
+// (or, for the AXL schema, in the 15.0 schema files); `confirms` lists only names that text shows. Names
+// no public text confirms are called out in each check's `unverified`.
+import type { Reference } from '../../_shared/audit/checklist.ts';
+import { vosCliShow } from '../../_shared/audit/vos-references.ts';
+
+export {
+  axlSchema,
+  vosCliUtils as cliUtils,
+  VOS_NTP_SYNCHRONISED as NTP_SYNCHRONISED,
+  VOS_NTP_UNSYNCHRONISED as NTP_UNSYNCHRONISED,
+  VOS_SERVICE_LIST,
+} from '../../_shared/audit/vos-references.ts';
+
+/** The Show Commands chapter; its section is narrowed per command where a check cites it. */
+export const CLI_SHOW_CERT: Reference = vosCliShow('show cert', ['show cert list own']);
+
+const CUCM_DOCS = 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/cucm';
+const SECURITY_15 = `${CUCM_DOCS}/security/15_0/cucm_b_security-guide-release-15`;
+const SECURITY_1251SU5 = `${CUCM_DOCS}/security/12_5_1SU5/cucm_b_security-guide-1251su5`;
+const SECURITY_GUIDE = 'Security Guide for Cisco Unified Communications Manager';
+
+export const TLS_SETUP: Reference = {
+  document: SECURITY_GUIDE,
+  release: '15 and SUs',
+  section: 'TLS Setup: Set Minimum TLS Version; Set TLS Ciphers',
+  url: `${SECURITY_15}/cucm_m_tls-setup.html`,
+  confirms: [
+    'show tls min-version',
+    'set tls min-version',
+    'TLS Ciphers (enterprise parameter, display name)',
+  ],
+};
+
+export const TLS_TRUNK_PROFILE: Reference = {
+  document: SECURITY_GUIDE,
+  release: '15 and SUs',
+  section: 'TLS Setup: Configure TLS in a SIP Trunk Security Profile; Add Secure Profile to a SIP Trunk',
+  url: `${SECURITY_15}/cucm_m_tls-setup.html`,
+  confirms: ['Device Security Mode Encrypted', 'Incoming Transport Type TLS', 'Outgoing Transport Type TLS'],
+};
+
+export const TLS_PHONE_PROFILE: Reference = {
+  document: SECURITY_GUIDE,
+  release: '15 and SUs',
+  section: 'TLS Setup: Configure TLS in a Phone Security Profile; Add Secure Phone Profile to a Phone',
+  url: `${SECURITY_15}/cucm_m_tls-setup.html`,
+  confirms: ['Device Security Mode Encrypted'],
+};
+
+export const SECURITY_MODES: Reference = {
+  document: SECURITY_GUIDE,
+  release: '12.5(1)SU5',
+  section: 'Security Modes: Non Secure Mode (Default Mode); Mixed Mode',
+  url: `${SECURITY_1251SU5}/cucm_m_ucm-security-modes_reorg.html`,
+};
+
+export const PHONE_SECURITY: Reference = {
+  document: SECURITY_GUIDE,
+  release: '12.5(1)SU5',
+  section:
+    'Phone Security: Phone Security Overview; Phone Security Profiles; Digest Authentication for SIP Phones',
+  url: `${SECURITY_1251SU5}/cucm_m_phone-security_reorg.html`,
+};
+
+/** Tokenless CTL: mixed mode through the CLI, no USB eTokens and no CTL Client plugin (hence no CTL Provider). */
+export const TOKENLESS_CTL: Reference = {
+  document: 'Migrate CUCM Mixed Mode with Tokenless CTL (Cisco technote, document ID 118893)',
+  release: '10.0(1) and later',
+  section: 'Background Information; From Non-Secure Mode to Mixed Mode (Tokenless CTL)',
+  url: 'https://www.cisco.com/c/en/us/support/docs/unified-communications/unified-communications-manager-callmanager/118893-technote-cucm-00.html',
+  confirms: [
+    'utils ctl set-cluster mixed-mode',
+    'processconfig.paramname',
+    'processconfig.paramvalue',
+    "paramname 'ClusterSecurityMode' (0: not mixed mode, 1: mixed mode)",
+  ],
+};
+
+/** Toll fraud, certificates and tokenless CTL in Cisco's validated design. */
+export const PA_SECURITY: Reference = {
+  document: 'Preferred Architecture for Cisco Collaboration 12.x Enterprise On-Premises Deployments, CVD',
+  release: '12.x',
+  section:
+    'Security: Toll Fraud; Certificate Management; CA-Signed Certificates Instead of Self-Signed Certificates',
+  url: 'https://www.cisco.com/c/en/us/td/docs/solutions/CVD/Collaboration/enterprise/12x/120/collbcvd/security.html',
+  confirms: ['Block OffNet to OffNet Transfer (CallManager service parameter, display name)'],
+};
+
+export const CDR_SERVICE_PARAMETERS: Reference = {
+  document: 'Cisco Unified CDR Analysis and Reporting Administration Guide',
+  release: '12.5(1)',
+  section: 'CDR Analysis and Reporting Tool: CDR Service Parameters',
+  url: `${CUCM_DOCS}/service/12_5_1/Car/cucm_b_cdr-analysis-reporting-admin-guide-1251/cucm_b_cdr-analysis-reporting-admin-guide-1251_chapter_010.html`,
+  confirms: [
+    'CDR Enabled Flag (display name; default False, to enable on all servers)',
+    'Standard CCM Super Users',
+  ],
+};
+
+export const DATA_DICTIONARY_105: Reference = {
+  document: 'Cisco Unified Communications Manager Database Dictionary',
+  release: '10.5(1)',
+  section: '1.0 Tables',
+  url: 'https://d1g3a8w4jo4hjn.cloudfront.net/fileMedia/49455079-2ec6-40e1-9f74-1b55ad67b064/UCM_10.5_Data_Dictionary.zip',
+  confirms: [
+    'applicationuser',
+    'applicationuserdirgroupmap',
+    'callingsearchspace',
+    'callingsearchspacemember',
+  ],
+};
+
+export const RISPORT70: Reference = {
+  document: 'RisPort70 WSDL (RISService70.wsdl), CiscoDevNet serviceability samples',
+  release: '12.5',
+  section: 'SelectCmDevice: CmSelectBy and CmDevice',
+  url: 'https://github.com/CiscoDevNet/serviceability-python-zeep-samples',
+  confirms: ['SelectCmDevice', 'SelectBy Description', 'Description', 'DeviceClass Phone'],
+};
+
+/** The table list of an older dictionary (a copy hosted by a document-sharing site). */
+export const DATA_DICTIONARY_712: Reference = {
+  document: 'Cisco Unified Communications Manager Data Dictionary',
+  release: '7.1(2)',
+  section: '1.0 Tables',
+  url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
+  confirms: ['credential', 'credentialpolicy', 'device', 'applicationuser', 'applicationuserdirgroupmap'],
+};
