@@ -353,11 +353,12 @@ export function seedCucm(
     'URLAuthentication',
     `https://${publisher}:8443/ccmcip/authenticate.jsp`,
   );
-  // TLS cipher suites of the node's TLS interfaces (an enterprise parameter; the option text as value).
+  // TLS cipher suites of the node's TLS interfaces (the "TLS Ciphers" enterprise parameter, whose
+  // programmatic id is TLSCipherPreference; the option text as value).
   param(
     enterprise,
     SERVICE_ENTERPRISE_WIDE,
-    'TLSCiphers',
+    'TLSCipherPreference',
     has('cucm-tls-all-ciphers')
       ? 'ALL_CIPHERS RSA Preferred'
       : 'Strongest - AES-256 SHA-384 Only: RSA Preferred',
@@ -376,7 +377,7 @@ export function seedCucm(
     param(
       node,
       SERVICE_CALLMANAGER,
-      'BlockOffnetToOffnetTransfer',
+      'BlockOffNetToOffNetTransfer',
       has('cucm-offnet-transfer') ? 'F' : 'T',
       '1',
     );

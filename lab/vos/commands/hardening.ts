@@ -53,7 +53,12 @@ export const HARDENING_COMMANDS: readonly CliCommand[] = [
   { words: ['utils', 'sso', 'status'], run: (ctx) => ({ lines: sso(ctx) }) },
   {
     words: ['show', 'webapp', 'session', 'timeout'],
-    run: (ctx) => ({ lines: [`webapp session timeout: ${ctx.os.webSessionTimeoutMinutes} minutes`] }),
+    // The platform's wording of the current value, as the set command's example in the Finesse guide prints it.
+    run: (ctx) => ({
+      lines: [
+        `The current session-timeout used for web sessions and applications is ${ctx.os.webSessionTimeoutMinutes} minutes.`,
+      ],
+    }),
   },
   {
     words: ['show', 'cli', 'session', 'timeout'],

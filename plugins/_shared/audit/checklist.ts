@@ -60,7 +60,10 @@ export interface Check {
   evidence: EvidenceCall[];
   /** The condition for a finding, in words (the prompt tells the agent this). */
   condition: string;
-  /** The same condition as code: the observation when it is a finding, undefined when it passes. */
+  /**
+   * The same condition as code: the observation when it is a finding, undefined when it passes, and
+   * `cannotJudge(reason)` when the evidence cannot be read (the check is then not assessed).
+   */
   evaluate(results: Record<string, EvidenceResult>): string | undefined;
   severity: Severity;
   remediation: string;
@@ -93,6 +96,22 @@ export interface Checklist {
   checks: Check[];
 }
 
+/**
+ * The observation of a check whose evidence arrived but cannot be judged (an answer in no known form, a
+ * row the node does not have): the check is NOT ASSESSED, with this reason, never a pass and never a
+ * finding. A real node that words an answer differently, or keeps a setting elsewhere, is then reported
+ * as what it is instead of as a weakness.
+ */
+export const CANNOT_JUDGE = 'cannot judge';
+
+export function cannotJudge(reason: string): string {
+  return reason.startsWith(CANNOT_JUDGE) ? reason : `${CANNOT_JUDGE}: ${reason}`;
+}
+
+export function isCannotJudge(observation: string): boolean {
+  return observation.startsWith(CANNOT_JUDGE);
+}
+
 /** A string of rows' values from an evidence result, for evaluate functions. */
 export function rowsOf(r: EvidenceResult | undefined): Record<string, unknown>[] {
   if (!r?.ok) return [];
@@ -103,6 +122,12 @@ export function rowsOf(r: EvidenceResult | undefined): Record<string, unknown>[]
 /** The CLI output of an os_run_command result ('' when it failed). */
 export function outputOf(r: EvidenceResult | undefined): string {
   return r?.ok && typeof r.data.output === 'string' ? r.data.output : '';
+}
+
+/** Lines of CLI output, for quoting in an observation (never more than a short excerpt). */
+export function excerpt(out: string, max = 120): string {
+  const one = out.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}...` : one || '(no output)';
 }
 
 /** Replaces `{host}` in every string of the arguments. */

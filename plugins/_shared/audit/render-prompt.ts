@@ -89,7 +89,7 @@ export function renderAuditPrompt(checklist: Checklist, a: AuditArgs): string {
     }
     lines.push(
       '',
-      `After the last check of this topic, append a section \`## ${t.title}\` to the report (\`common_write_report\`, mode \`append\`): one line per check with its id, PASS / FINDING / NOT ASSESSED, and the evidence that decided it; for a FINDING add its references (document, section, URL) and benchmark ids as listed above; for a check marked UNVERIFIED add "(unverified: <reason>)", whatever its verdict.`,
+      `After the last check of this topic, append a section \`## ${t.title}\` to the report (\`common_write_report\`, mode \`append\`): one line per check with its id, PASS / FINDING / NOT ASSESSED, and the evidence that decided it (when a call fails, or its answer cannot be read in the form the check describes — an unrecognised answer, a missing row — the check is NOT ASSESSED with the reason, never PASS and never FINDING); for a FINDING add its references (document, section, URL) and benchmark ids as listed above; for a check marked UNVERIFIED add "(unverified: <reason>)", whatever its verdict.`,
     );
   }
   lines.push(

@@ -1,12 +1,12 @@
 // Runs a checklist the way an agent following the prompt would: every evidence call in order through
 // the caller's tool interface (a real MCP client in tests and the benchmark), then every condition.
-import { bindHost, type Checklist, type EvidenceResult, type Finding } from './checklist.ts';
+import { bindHost, isCannotJudge, type Checklist, type EvidenceResult, type Finding } from './checklist.ts';
 
 export type ToolCaller = (tool: string, args: Record<string, unknown>) => Promise<EvidenceResult>;
 
 export interface ChecklistRun {
   findings: Finding[];
-  /** Checks that could not be judged because evidence failed (never silently passed). */
+  /** Checks that could not be judged: evidence failed or could not be read (never silently passed). */
   unjudged: { check: string; reason: string }[];
   calls: number;
   /** Calls per tool, for the rate-limit budget. */
@@ -42,6 +42,10 @@ export async function runChecklist(
       continue;
     }
     const observed = check.evaluate(results);
+    if (observed !== undefined && isCannotJudge(observed)) {
+      run.unjudged.push({ check: check.id, reason: observed });
+      continue;
+    }
     if (observed !== undefined)
       run.findings.push({ check: check.id, severity: check.severity, title: check.title, detail: observed });
   }

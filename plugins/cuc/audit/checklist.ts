@@ -7,7 +7,9 @@
 // is read in one call from a unitydirdb view with `run cuc dbquery unitydirdb select ...` (the CLI
 // Reference's way to print rows; `show cuc dbview contents` only writes a CSV file), and joined here
 // with the CUPI list that names the objects. The sources for every name are in references.ts.
+import { ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
 import {
+  cannotJudge,
   outputOf,
   type Check,
   type Checklist,
@@ -138,7 +140,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** The `To:` date of `show cert own` (`Wed Dec 02 07:39:25 UTC 2026`), as milliseconds. */
 export function certNotAfter(output: string): number {
-  const m = /To:\s+\w{3} (\w{3}) (\d{1,2}) (\d\d):(\d\d):(\d\d) \w+ (\d{4})/.exec(output);
+  const m = /To:\s+\w{3}\s+(\w{3})\s+(\d{1,2}) (\d\d):(\d\d):(\d\d) \w+ (\d{4})/.exec(output);
   if (!m) return NaN;
   return Date.UTC(+m[6]!, MONTHS.indexOf(m[1]!), +m[2]!, +m[3]!, +m[4]!, +m[5]!);
 }
@@ -325,12 +327,12 @@ const CHECKS: Check[] = [
     rationale:
       'A platform administrator password that never expires stays valid however widely it has been shared or exposed.',
     evidence: [E.maxAge],
-    condition: 'Password maximum age is disabled, set above 90 days, or the output cannot be read.',
+    condition: 'Password maximum age is disabled, set above 90 days.',
     evaluate: (r) => {
       const out = outputOf(r.maxAge);
       if (/disabled/i.test(out)) return 'password expiry maximum age is disabled';
       const days = /set to (\d+) days/i.exec(out)?.[1];
-      if (days === undefined) return `unrecognised output: ${out.slice(0, 120)}`;
+      if (days === undefined) return cannotJudge(`unrecognised output: ${out.slice(0, 120)}`);
       return Number(days) > 90 ? `maximum age is ${days} days` : undefined;
     },
     severity: 'medium',
@@ -347,11 +349,13 @@ const CHECKS: Check[] = [
     rationale:
       'Without a minimum age a forced password change can be undone immediately by changing it several times back to the old value.',
     evidence: [E.minAge],
-    condition: 'Password minimum age is disabled (0), or the output cannot be read.',
+    condition: 'Password minimum age is disabled (0).',
     evaluate: (r) => {
       const out = outputOf(r.minAge);
       if (/disabled/i.test(out)) return 'password expiry minimum age is disabled';
-      return /set to \d+ days?/i.test(out) ? undefined : `unrecognised output: ${out.slice(0, 120)}`;
+      return /set to \d+ days?/i.test(out)
+        ? undefined
+        : cannotJudge(`unrecognised output: ${out.slice(0, 120)}`);
     },
     severity: 'low',
     references: [R.CLI_SHOW_PASSWORD_EXPIRY],
@@ -366,11 +370,8 @@ const CHECKS: Check[] = [
     rationale:
       'Certificate validity, single sign-on, log correlation and message time stamps all depend on the clock being right.',
     evidence: [E.ntp],
-    condition: 'The NTP status does not say the node is synchronised to an NTP server.',
-    evaluate: (r) =>
-      /^\s*synchroni[sz]ed to NTP server/im.test(outputOf(r.ntp))
-        ? undefined
-        : 'the node is not synchronised to an NTP server',
+    condition: 'utils ntp status reports the node unsynchronised.',
+    evaluate: (r) => ntpVerdict(outputOf(r.ntp)),
     severity: 'medium',
     references: [R.NTP_STATUS],
     remediation:
@@ -382,10 +383,10 @@ const CHECKS: Check[] = [
     title: 'TLS versions below 1.2 accepted',
     rationale: 'TLS 1.0 and 1.1 are deprecated and open to downgrade and cipher attacks.',
     evidence: [E.tls],
-    condition: 'The configured minimum TLS version is below 1.2, or cannot be read.',
+    condition: 'The configured minimum TLS version is below 1.2.',
     evaluate: (r) => {
       const v = /minimum version:\s*([\d.]+)/i.exec(outputOf(r.tls))?.[1];
-      if (v === undefined) return 'the minimum TLS version could not be read';
+      if (v === undefined) return cannotJudge('the minimum TLS version could not be read');
       return Number(v) < 1.2 ? `minimum TLS version is ${v}` : undefined;
     },
     severity: 'high',
@@ -428,9 +429,7 @@ const CHECKS: Check[] = [
       return /self-signed/i.test(line[1] ?? '') ? `tomcat certificate: ${line[1]?.trim() ?? ''}` : undefined;
     },
     severity: 'medium',
-    references: [R.SSL_GUIDE, R.CLI_SHOW_CERT],
-    unverified:
-      'The CLI Reference documents `show cert list own` but shows no output line; the `tomcat/tomcat.pem: ... self-signed` line this check reads has no public source.',
+    references: [R.SSL_GUIDE, R.CLI_SHOW_CERT, R.CERT_LIST_OWN, R.SELF_SIGNED_DESCRIPTION],
     remediation:
       "Generate a CSR for tomcat in OS administration (Certificate Management), have the organisation's CA sign it, upload it as tomcat and restart Cisco Tomcat.",
   },
@@ -440,18 +439,15 @@ const CHECKS: Check[] = [
     title: 'Web (tomcat) certificate expires within 30 days',
     rationale: 'An expired tomcat certificate breaks CUPI clients, web access and single sign-on.',
     evidence: [E.tomcat],
-    condition:
-      'The tomcat certificate expires in fewer than 30 days (or has expired), or its end date cannot be read.',
+    condition: 'The tomcat certificate expires in fewer than 30 days (or has expired).',
     evaluate: (r) => {
       const end = certNotAfter(outputOf(r.tomcat));
-      if (Number.isNaN(end)) return 'the end of validity of tomcat.pem could not be read';
+      if (Number.isNaN(end)) return cannotJudge('the end of validity of tomcat.pem could not be read');
       const days = Math.floor((end - Date.now()) / DAY_MS);
       return days < 30 ? (days < 0 ? `expired ${-days} days ago` : `expires in ${days} days`) : undefined;
     },
     severity: 'high',
-    references: [R.SSL_GUIDE, R.CLI_SHOW_CERT],
-    unverified:
-      'The CLI Reference documents `show cert own <file>` but shows no output; the `To:` validity line this check reads has no public source.',
+    references: [R.SSL_GUIDE, R.CLI_SHOW_CERT, R.SHOW_CERT_OWN_FILE, R.CERT_OWN_VALIDITY],
     remediation:
       'Renew the tomcat certificate now (CA-signed, see CUC-CRT-01) and keep the Certificate Expiry Monitor alerts going to someone who acts on them.',
   },
@@ -563,7 +559,7 @@ const CHECKS: Check[] = [
     severity: 'critical',
     references: [R.INITIAL_PINS_GUIDE, R.CUPI_USERS, R.CUPI_PIN_SETTINGS, R.CLI_RUN_CUC_DBQUERY],
     unverified:
-      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, CredMustChange, DoesntExpire, TimeChanged), which the CUPI guide confirms, but the view itself is not in any public text found.",
+      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, CredMustChange, DoesntExpire, TimeChanged), which the CUPI guide confirms, but the view itself is in no public text found (Cisco publishes no unitydirdb data dictionary; the CLI Reference and TAC notes show other vw_ views only). CUPI gives the same flags only per user (/vmrest/users/<id>/credential/pin), which fixed evidence calls cannot make.",
     remediation:
       'Give each affected mailbox a unique PIN or set "User must change at next sign-in" (the Bulk Password Edit tool does this in bulk), and make the user templates require a change at first sign-in.',
   },
@@ -586,7 +582,7 @@ const CHECKS: Check[] = [
     severity: 'medium',
     references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_USERS, R.CUPI_PIN_SETTINGS, R.CLI_RUN_CUC_DBQUERY],
     unverified:
-      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, DoesntExpire), which the CUPI guide confirms, but the view itself is not in any public text found.",
+      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, DoesntExpire), which the CUPI guide confirms, but the view itself is in no public text found (Cisco publishes no unitydirdb data dictionary; the CLI Reference and TAC notes show other vw_ views only). CUPI gives the same flag only per user (/vmrest/users/<id>/credential/pin), which fixed evidence calls cannot make.",
     remediation:
       'Clear "Does not expire" on the PIN settings of these users (CUPI PUT /vmrest/users/<id>/credential/pin with DoesntExpire false) so the PIN policy applies.',
   },
@@ -598,7 +594,7 @@ const CHECKS: Check[] = [
       'Without a minimum time between changes a user answers a forced change by changing the PIN several times in a row until the history no longer holds the old one, and keeps the old PIN.',
     evidence: [E.policies],
     condition:
-      'A voicemail PIN authentication rule has no minimum duration between changes (MinDuration 0 minutes), or it cannot be read.',
+      'A voicemail PIN authentication rule has no minimum duration between changes (MinDuration 0 minutes).',
     evaluate: (r) =>
       policyCheck(r.policies, 'pin', (p) =>
         !(num(p.MinDuration) > 0)
@@ -628,7 +624,7 @@ const CHECKS: Check[] = [
     severity: 'high',
     references: [R.CUPI_USERS, R.CUPI_ROLES, R.CLI_RUN_CUC_DBQUERY],
     unverified:
-      'The unitydirdb view `vw_policy` (one row per role a user holds: userobjectid, alias, rolename) has no public source; CUPI confirms the same assignment as `/vmrest/users/<id>/userroles` with RoleName, one request per user, which fixed evidence calls cannot make.',
+      'The unitydirdb view `vw_policy` (one row per role a user holds: userobjectid, alias, rolename) has no public source (Cisco publishes no unitydirdb data dictionary). CUPI confirms the same assignment as `/vmrest/users/<id>/userroles` with RoleName, one request per user, which fixed evidence calls cannot make; the CUPI roles API lists roles and their privileges, not their holders.',
     remediation:
       'Remove the roles from the mailbox accounts and give the people who administer the system separate administration accounts without mailboxes.',
   },
@@ -718,19 +714,19 @@ const CHECKS: Check[] = [
     rationale:
       "A secure message is kept on the Connection server so that it cannot be forwarded or saved as a file. Allowing CUMI clients (Web Inbox, Jabber, custom integrations) to fetch the recordings of secure messages lets them leave the server on any device a user's password opens.",
     evidence: [E.cumi],
-    condition:
-      'The configuration value System.API.CumiAccessSecureMessageAttachments (API Settings) is 1, or it cannot be read.',
+    condition: 'The configuration value System.API.CumiAccessSecureMessageAttachments (API Settings) is 1.',
     evaluate: (r) => {
       const value = itemsOf(r.cumi).find(
         (c) => c.FullName === 'System.API.CumiAccessSecureMessageAttachments',
       )?.Value;
-      if (value === undefined) return 'System.API.CumiAccessSecureMessageAttachments could not be read';
+      if (value === undefined)
+        return cannotJudge('System.API.CumiAccessSecureMessageAttachments could not be read');
       return value === '0' ? undefined : `System.API.CumiAccessSecureMessageAttachments is ${value}`;
     },
     severity: 'medium',
-    references: [R.CUPI_CONFIGURATION_VALUES],
+    references: [R.CUPI_CONFIGURATION_VALUES, R.CUMI_SECURE_MESSAGES, R.CUPI_END_USER_SYSTEM_CONFIGURATION],
     unverified:
-      'The CUPI guide confirms the configuration value and its name; that it is the API Settings box "Allow Access to Secure Message Recordings through CUMI" is read from the two names, not from a public text that ties them together.',
+      'The CUPI guide confirms the configuration value System.API.CumiAccessSecureMessageAttachments (writable, values 0/1); the CUMI guide confirms the API Settings box "Allow Access to Secure Message Recordings Through CUMI" and that it is off by default; the end-user CUPI guide says the value is set by an administrator (there with the prefix System.Messaging). No public text puts the value and the box side by side, so that they are one setting is read from the names.',
     remediation:
       'Unless a client that must play secure messages needs it, clear "Allow Access to Secure Message Recordings through CUMI" in System Settings > Advanced > API Settings (CUPI PUT /vmrest/configurationvalues/System.API.CumiAccessSecureMessageAttachments with Value 0).',
   },

@@ -9,6 +9,10 @@ export {
   VOS_TLS_MIN_VERSION as CLI_TLS_MIN_VERSION,
   VOS_HEALTH_CHECK as NTP_STATUS,
   VOS_SERVICE_LIST,
+  VOS_CERT_LIST_OWN as CERT_LIST_OWN,
+  VOS_SELF_SIGNED_DESCRIPTION as SELF_SIGNED_DESCRIPTION,
+  VOS_CERT_OWN_VALIDITY as CERT_OWN_VALIDITY,
+  VOS_SHOW_CERT_OWN_FILE as SHOW_CERT_OWN_FILE,
 } from '../../_shared/audit/vos-references.ts';
 
 /** `show password expiry maximum-age | minimum-age`, which apply to Unity Connection. */
@@ -207,4 +211,30 @@ export const SSL_GUIDE: Reference = {
   release: '15',
   section: 'Using SSL to Secure Client/Server Connections',
   url: `${CUC_DOCS}/15/security/guide/b_15cucsecx/b_15cucsecx_chapter_01000.html`,
+};
+
+/** The CUMI guide's note on the API Settings box that lets CUMI clients play secure messages. */
+export const CUMI_SECURE_MESSAGES: Reference = {
+  document: 'Cisco Unity Connection Messaging Interface (CUMI) API',
+  release: 'all releases (guide updated December 23, 2018)',
+  section: 'Cisco Unity Connection Messaging Interface (CUMI) API: Troubleshooting (note on secure messages)',
+  url: `${CUC_DOCS}/REST-API/CUMI_API/b_CUMI-API/b_CUMI-API_chapter_00.html`,
+  confirms: [
+    'Allow Access to Secure Message Recordings Through the Cisco Unity Connection Messaging Interface (CUMI)',
+    'System Settings > Advanced > API Settings',
+    'API access to playback secure messages is off by default',
+  ],
+};
+
+/** The end-user CUPI guide: the two CUMI secure-message values are set by an administrator. */
+export const CUPI_END_USER_SYSTEM_CONFIGURATION: Reference = {
+  document: 'Cisco Unity Connection Provisioning Interface (CUPI) API -- For End Users',
+  release: 'all releases (guide updated January 24, 2019)',
+  section: 'Cisco Unity Connection Provisioning Interface (CUPI) API -- SystemConfiguration API',
+  url: `${CUC_DOCS}/REST-API/CUPI_API_for_End_User/b_CUPI_API_for_End_User/b_CUPI_API_for_End_User_chapter_010111.html`,
+  confirms: [
+    'CumiAccessSecureMessageAttachments (a configuration value an administrator sets; named there with the prefix System.Messaging)',
+    'CumiAllowSecureMessageHeaders',
+    '/vmrest/systemconfiguration SecureMessageAttachmentDownload',
+  ],
 };

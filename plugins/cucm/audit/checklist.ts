@@ -2,7 +2,9 @@
 // words), and for each check the read-only tool calls that gather its evidence, the condition for a
 // finding in words and as code, its severity and the remediation. The prompt `cucm_security_audit`,
 // the `cucm://security-guide/{chapter}` resources and the scripted audit tests all read this one list.
+import { ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
 import {
+  cannotJudge,
   outputOf,
   rowsOf,
   type Check,
@@ -29,6 +31,8 @@ import { PLATFORM_CHECKS } from './checks-platform.ts';
 import {
   CDR_SERVICE_PARAMETERS,
   CLI_SHOW_CERT,
+  CUCM_SQL_EXAMPLES,
+  SIP_TRUNK_QUERY_PATTERN,
   DATA_DICTIONARY_105,
   DATA_DICTIONARY_712,
   NTP_SYNCHRONISED,
@@ -38,6 +42,7 @@ import {
   PHONE_SECURITY,
   RISPORT70,
   SECURITY_MODES,
+  SERVICE_PARAMETER_IDS,
   TLS_PHONE_PROFILE,
   TLS_SETUP,
   TLS_TRUNK_PROFILE,
@@ -45,6 +50,13 @@ import {
   axlSchema,
   cliUtils,
 } from './references.ts';
+import {
+  VOS_CERT_LIST_OWN,
+  VOS_CERT_OWN_VALIDITY,
+  VOS_SELF_SIGNED_DESCRIPTION,
+  VOS_SHOW_CERT_OWN_FILE,
+  VOS_SHOW_VERSION_ACTIVE,
+} from '../../_shared/audit/vos-references.ts';
 
 type Results = Record<string, EvidenceResult>;
 
@@ -185,21 +197,22 @@ function list(items: string[], max = 8): string {
     : items.join(', ');
 }
 
-/** Route patterns (AXL rows) each calling search space reaches, through its partitions (SQL pkids). */
-function patternsReached(r: Results, cssPkid: string): Record<string, unknown>[] {
+/** Route patterns (AXL rows) a calling search space (an AXL listCss row) reaches through its partitions. */
+function patternsReached(r: Results, css: Record<string, unknown> | undefined): Record<string, unknown>[] {
+  // The clause lists the partition names in order, joined by ':' (a partition name cannot hold one).
   const partitions = new Set(
-    rowsOf(r.cssMembers)
-      .filter((m) => text(m.fkcallingsearchspace) === cssPkid)
-      .map((m) => text(m.fkroutepartition)),
+    text(css?.clause)
+      .split(':')
+      .filter((n) => n !== ''),
   );
-  return rowsOf(r.routePatterns).filter((p) => partitions.has(pkidOf(p.routePartitionName)));
+  return rowsOf(r.routePatterns).filter((p) => partitions.has(text(p.routePartitionName)));
 }
 
 /** International access in the North American (011) or international (00) dialling plans, after the access code. */
 const INTERNATIONAL = /(^|\.|\\\+)(011|00)/;
 
-function cssName(r: Results, pkid: string): string {
-  return text(rowsOf(r.css).find((c) => text(c.pkid) === pkid)?.name) || pkid;
+function cssByPkid(r: Results, pkid: string): Record<string, unknown> | undefined {
+  return rowsOf(r.css).find((c) => pkidOf(c) === pkid.toLowerCase());
 }
 
 /** Application users (name) in any of the groups. */
@@ -245,7 +258,7 @@ const CHECKS: Check[] = [
       const out = outputOf(r.osPasswordMaxAge);
       if (/disabled/i.test(out)) return 'OS password expiry maximum age is disabled';
       const days = /set to (\d+) days/i.exec(out)?.[1];
-      if (days === undefined) return `unrecognised answer: ${excerpt(out)}`;
+      if (days === undefined) return cannotJudge(`unrecognised answer: ${excerpt(out)}`);
       return Number(days) > 90 ? `OS password maximum age is ${days} days` : undefined;
     },
     severity: 'medium',
@@ -270,14 +283,7 @@ const CHECKS: Check[] = [
     evidence: [E.ntp],
     condition:
       'utils ntp status reports "unsynchronised" (or neither "unsynchronised" nor "synchronised to NTP server", which cannot be judged)',
-    evaluate(r) {
-      const out = outputOf(r.ntp);
-      // Word boundaries keep "synchronised" from matching inside "unsynchronised".
-      const status = /\bunsynchroni[sz]ed\b[\s\S]*/i.exec(out)?.[0];
-      if (status) return `NTP is not synchronised: ${excerpt(status)}`;
-      if (/\bsynchroni[sz]ed to NTP server\b/i.test(out)) return undefined;
-      return `cannot judge NTP synchronisation: unrecognised answer: ${excerpt(out)}`;
-    },
+    evaluate: (r) => ntpVerdict(outputOf(r.ntp)),
     severity: 'low',
     remediation:
       'Point the publisher at reachable, trusted NTP servers (`utils ntp server add`) and check `utils ntp status` until it reports synchronisation.',
@@ -294,7 +300,7 @@ const CHECKS: Check[] = [
     evaluate(r) {
       const out = outputOf(r.version);
       const version = /Active Master Version:\s*(\d+)\.(\S+)/.exec(out);
-      if (!version) return `unrecognised answer: ${excerpt(out)}`;
+      if (!version) return cannotJudge(`unrecognised answer: ${excerpt(out)}`);
       return Number(version[1]) < 14 ? `active release ${version[1]}.${version[2]}` : undefined;
     },
     severity: 'medium',
@@ -308,6 +314,7 @@ const CHECKS: Check[] = [
         url: 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/cucm/plm/10_5_2_SU1/releasenotes/cplm_b_release-notes-1052su1/cplm_b_release-notes-cplm-1052su1_chapter_01.html',
         confirms: ['Active Master Version: (the line show version active prints on the VOS platform)'],
       },
+      VOS_SHOW_VERSION_ACTIVE,
     ],
     unverified:
       "the release boundary (before 14) is the project's policy: no Cisco end-of-life notice for 12.5 was found to cite",
@@ -323,7 +330,7 @@ const CHECKS: Check[] = [
     evaluate(r) {
       const out = outputOf(r.tlsMin);
       const v = /minimum version:\s*([\d.]+)/i.exec(out)?.[1];
-      if (v === undefined) return `unrecognised answer: ${excerpt(out)}`;
+      if (v === undefined) return cannotJudge(`unrecognised answer: ${excerpt(out)}`);
       return Number(v) < 1.2 ? `TLS minimum version is ${v}` : undefined;
     },
     severity: 'high',
@@ -349,19 +356,19 @@ const CHECKS: Check[] = [
       'The "TLS Ciphers" enterprise parameter decides which suites the node offers; the ALL_CIPHERS options keep CBC and SHA-1 suites that a hardened node does not need.',
     evidence: [E.parameters],
     condition:
-      'the TLSCiphers enterprise parameter is set to an ALL_CIPHERS option; when no TLSCiphers row is read the setting cannot be judged (reported, never passed)',
+      'the TLS Ciphers enterprise parameter (TLSCipherPreference) is set to an ALL_CIPHERS option; when no TLSCipherPreference row is read the setting cannot be judged (reported, never passed)',
     evaluate(r) {
-      const value = paramValues(r, 'TLSCiphers')[0];
+      const value = paramValues(r, 'TLSCipherPreference')[0];
       if (value === undefined)
-        return 'cannot judge TLS Ciphers: no processconfig row named TLSCiphers (check System > Enterprise Parameters > Security Parameters)';
+        return 'cannot judge TLS Ciphers: no processconfig row named TLSCipherPreference (check System > Enterprise Parameters > Security Parameters)';
       return /^ALL_CIPHERS/i.test(value) ? `TLS Ciphers is "${value}"` : undefined;
     },
     severity: 'medium',
     remediation:
       'Set the "TLS Ciphers" enterprise parameter to a "Strongest" (AES-256, SHA-384) or "Medium" option and restart the services it names, after checking that trunks and integrations support those suites.',
-    references: [TLS_SETUP, TOKENLESS_CTL],
+    references: [TLS_SETUP, TOKENLESS_CTL, SERVICE_PARAMETER_IDS],
     unverified:
-      'the processconfig paramname \'TLSCiphers\' and its option values (ALL_CIPHERS...) are not confirmed by a public source: the security guide names the parameter only by its display name "TLS Ciphers"',
+      "the stored values of TLSCipherPreference are not confirmed by a public source: the check reads an option text starting ALL_CIPHERS, as the lab stores it; the parameter id is confirmed (Cisco's param-name-mapper), its values are not",
   },
   {
     id: 'CUCM-FIPS-01',
@@ -374,7 +381,9 @@ const CHECKS: Check[] = [
     evaluate(r) {
       const out = outputOf(r.fips);
       if (/NON-FIPS/i.test(out)) return 'the node operates in NON-FIPS mode';
-      return /operating in FIPS mode/i.test(out) ? undefined : `unrecognised answer: ${excerpt(out)}`;
+      return /operating in FIPS mode/i.test(out)
+        ? undefined
+        : cannotJudge(`unrecognised answer: ${excerpt(out)}`);
     },
     severity: 'medium',
     remediation:
@@ -394,25 +403,32 @@ const CHECKS: Check[] = [
     evaluate(r) {
       const now = Date.now();
       const soon: string[] = [];
+      const unreadable: string[] = [];
       for (const name of OWN_CERTIFICATES) {
         const out = outputOf(r[`cert:${name}`]);
         const to = vosDate(/To:\s*(.+)$/m.exec(out)?.[1] ?? '');
         if (!to) {
-          soon.push(`${name} (no validity date in the answer)`);
+          unreadable.push(name);
           continue;
         }
         const days = Math.floor((to.getTime() - now) / 86_400_000);
         if (days < 30)
           soon.push(days < 0 ? `${name} expired ${-days} days ago` : `${name} expires in ${days} days`);
       }
-      return soon.length > 0 ? soon.join('; ') : undefined;
+      // An expiry read on one certificate is a finding even if another answer cannot be read.
+      if (soon.length > 0) return soon.join('; ');
+      return unreadable.length > 0
+        ? cannotJudge(`no validity date in the answer for ${unreadable.join(', ')}`)
+        : undefined;
     },
     severity: 'high',
     remediation:
       'Renew the certificate now: generate a CSR, have the enterprise CA sign it, upload it (or regenerate a self-signed one where that is the design), restart the services that use it, and watch the Certificate Expiry Monitor.',
-    references: [CLI_SHOW_CERT],
-    unverified:
-      '`show cert own <name>` and its "To:" validity line are not confirmed by a public source found (the CLI reference shows `show cert list own`)',
+    references: [
+      { ...CLI_SHOW_CERT, section: 'Show Commands: show cert own', confirms: ['show cert own filename'] },
+      VOS_SHOW_CERT_OWN_FILE,
+      VOS_CERT_OWN_VALIDITY,
+    ],
   },
   {
     id: 'CUCM-CERT-02',
@@ -433,9 +449,7 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Have the tomcat certificate signed by the enterprise CA (a multi-server SAN certificate covers the cluster) and upload the CA chain as tomcat-trust.',
-    references: [CLI_SHOW_CERT, PA_SECURITY],
-    unverified:
-      'the "<name>: <description>" line layout of `show cert list own` and the words "self-signed" in it are not confirmed by a public source found',
+    references: [CLI_SHOW_CERT, VOS_CERT_LIST_OWN, VOS_SELF_SIGNED_DESCRIPTION, PA_SECURITY],
   },
   {
     id: 'CUCM-CSM-01',
@@ -546,9 +560,13 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation: 'Send to the peer’s TLS port (normally 5061) once the trunk uses an encrypted profile.',
-    references: [TLS_TRUNK_PROFILE, axlSchema(['listSipTrunk', 'LSipTrunk.name (and its uuid)'])],
+    references: [
+      TLS_TRUNK_PROFILE,
+      axlSchema(['listSipTrunk', 'LSipTrunk.name (and its uuid)']),
+      SIP_TRUNK_QUERY_PATTERN,
+    ],
     unverified:
-      'the table siptrunkdestination and its columns fkdevice, address and port are not confirmed by a citable source (the AXL list type of a SIP trunk carries no destinations); on a node without them the SQL faults and the check is reported unjudged',
+      'the table siptrunkdestination is confirmed (a query pattern validated on 15), its columns fkdevice, address and port are not (the AXL list type of a SIP trunk carries no destinations); on a node without them the SQL faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PHONE-01',
@@ -578,9 +596,8 @@ const CHECKS: Check[] = [
         'LPhoneSecurityProfile.name',
         'LPhoneSecurityProfile.deviceSecurityMode (Non Secure, Authenticated, Encrypted)',
       ]),
+      CUCM_SQL_EXAMPLES,
     ],
-    unverified:
-      'which profiles phones use is read by SQL from device (fksecurityprofile, fkcallingsearchspace, tkclass = 1), columns no citable source confirms; on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PHONE-02',
@@ -610,9 +627,8 @@ const CHECKS: Check[] = [
         'LPhoneSecurityProfile.protocol',
         'LPhoneSecurityProfile.enableDigestAuthentication',
       ]),
+      CUCM_SQL_EXAMPLES,
     ],
-    unverified:
-      'which profiles phones use is read by SQL from device (fksecurityprofile, tkclass = 1), columns no citable source confirms; on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PWD-01',
@@ -710,7 +726,7 @@ const CHECKS: Check[] = [
     condition: 'any end-user PIN is flagged "does not expire"',
     evaluate(r) {
       const count = num(rowsOf(r.nonExpiringPins)[0]?.count);
-      if (Number.isNaN(count)) return 'the count of non-expiring PINs could not be read';
+      if (Number.isNaN(count)) return cannotJudge('the count of non-expiring PINs could not be read');
       return count > 0 ? `${count} end-user PIN(s) never expire` : undefined;
     },
     severity: 'medium',
@@ -871,17 +887,17 @@ const CHECKS: Check[] = [
     title: 'Inbound trunk calls can reach the PSTN',
     rationale:
       'When the calling search space of a trunk reaches PSTN route patterns, a call arriving from outside can be routed straight back out at the owner’s expense.',
-    evidence: [E.sipTrunks, E.css, E.cssMembers, E.routePatterns],
+    evidence: [E.sipTrunks, E.css, E.routePatterns],
     condition: "a SIP trunk's inbound calling search space reaches any route pattern",
     evaluate(r) {
-      const cut = incomplete(r.sipTrunks, r.cssMembers, r.routePatterns);
+      const cut = incomplete(r.sipTrunks, r.css, r.routePatterns);
       if (cut) return cut;
       const exposed: string[] = [];
       for (const t of rowsOf(r.sipTrunks)) {
         const css = text(t.callingSearchSpaceName);
         if (css === '') continue;
-        const pkid = text(rowsOf(r.css).find((c) => text(c.name) === css)?.pkid);
-        const patterns = patternsReached(r, pkid).map((p) => text(p.pattern));
+        const row = rowsOf(r.css).find((c) => text(c.name) === css);
+        const patterns = patternsReached(r, row).map((p) => text(p.pattern));
         if (patterns.length > 0) exposed.push(`${text(t.name)} (CSS ${css} reaches ${list(patterns, 4)})`);
       }
       return exposed.length > 0 ? list(exposed) : undefined;
@@ -891,17 +907,18 @@ const CHECKS: Check[] = [
       'Give inbound trunks a calling search space that reaches internal numbers only; route any legitimate forwarding to the PSTN through a restricted, logged path.',
     references: [
       PA_SECURITY,
-      DATA_DICTIONARY_105,
       axlSchema([
         'listSipTrunk',
         'LSipTrunk.callingSearchSpaceName',
+        'listCss',
+        'LCss.name',
+        'LCss.clause',
         'listRoutePattern',
         'LRoutePattern.pattern',
         'LRoutePattern.routePartitionName',
       ]),
+      CUCM_SQL_EXAMPLES,
     ],
-    unverified:
-      'the columns callingsearchspace.pkid/name and callingsearchspacemember.fkcallingsearchspace/fkroutepartition are not confirmed by a citable source (the data dictionary confirms the two tables); on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-TOLL-02',
@@ -909,20 +926,21 @@ const CHECKS: Check[] = [
     title: 'International dialling without a forced authorization code',
     rationale:
       'Any phone, including a compromised or auto-registered one, can place international calls unless the international patterns require an authorization code.',
-    evidence: [E.phoneSettings, E.cssMembers, E.routePatterns, E.css],
+    evidence: [E.phoneSettings, E.css, E.routePatterns],
     condition:
       'a calling search space used by phones reaches an international route pattern (011 or 00 after the access code) that does not require a forced authorization code',
     evaluate(r) {
-      const cut = incomplete(r.phoneSettings, r.cssMembers, r.routePatterns);
+      const cut = incomplete(r.phoneSettings, r.css, r.routePatterns);
       if (cut) return cut;
       const exposed: string[] = [];
       const cssUsed = new Set(rowsOf(r.phoneSettings).map((p) => text(p.fkcallingsearchspace)));
       for (const pkid of cssUsed) {
         if (pkid === '') continue;
-        const open = patternsReached(r, pkid)
+        const css = cssByPkid(r, pkid);
+        const open = patternsReached(r, css)
           .filter((p) => INTERNATIONAL.test(text(p.pattern)) && !isTrue(p.authorizationCodeRequired))
           .map((p) => text(p.pattern));
-        if (open.length > 0) exposed.push(`${cssName(r, pkid)} reaches ${list(open, 4)} without FAC`);
+        if (open.length > 0) exposed.push(`${text(css?.name) || pkid} reaches ${list(open, 4)} without FAC`);
       }
       return exposed.length > 0 ? list(exposed) : undefined;
     },
@@ -931,16 +949,18 @@ const CHECKS: Check[] = [
       'Require a forced authorization code on international route patterns, or keep them in a partition only the phones that need it can reach; block premium-rate destinations.',
     references: [
       PA_SECURITY,
-      DATA_DICTIONARY_105,
       axlSchema([
+        'listCss',
+        'LCss.name',
+        'LCss.clause',
+        'LCss uuid',
         'listRoutePattern',
         'LRoutePattern.pattern',
         'LRoutePattern.routePartitionName',
         'LRoutePattern.authorizationCodeRequired',
       ]),
+      CUCM_SQL_EXAMPLES,
     ],
-    unverified:
-      'which calling search spaces phones use is read by SQL from device (fkcallingsearchspace, tkclass = 1) and callingsearchspacemember (fkcallingsearchspace, fkroutepartition): columns no citable source confirms; on a node without them the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-TOLL-03',
@@ -950,11 +970,11 @@ const CHECKS: Check[] = [
       'Transferring a call from one outside party to another joins two external legs at the owner’s cost, a common toll-fraud technique through voicemail and auto attendants.',
     evidence: [E.callManagers, E.parameters],
     condition:
-      'the Block OffNet to OffNet Transfer service parameter (BlockOffnetToOffnetTransfer) is not True on a Unified CM node; a node whose row is not read cannot be judged (reported, never passed)',
+      'the Block OffNet to OffNet Transfer service parameter (BlockOffNetToOffNetTransfer) is not True on a Unified CM node; a node whose row is not read cannot be judged (reported, never passed)',
     evaluate(r) {
       return perNodeFlag(
         r,
-        'BlockOffnetToOffnetTransfer',
+        'BlockOffNetToOffNetTransfer',
         'off-net to off-net transfer allowed',
         'the others cannot be judged',
       );
@@ -962,9 +982,7 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Set Block OffNet To OffNet Transfer to True on every call-processing node and classify gateways and trunks as off-net.',
-    references: [PA_SECURITY],
-    unverified:
-      'the processconfig paramname \'BlockOffnetToOffnetTransfer\' is not confirmed by a public source: Cisco documents the parameter only by its display name "Block OffNet to OffNet Transfer"',
+    references: [PA_SECURITY, SERVICE_PARAMETER_IDS, TOKENLESS_CTL],
   },
   {
     id: 'CUCM-LOG-01',
@@ -989,9 +1007,13 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Enable the application audit log (and the database audit log at a level the team can review) in Serviceability > Audit Log Configuration, keep the Cisco Audit Event Service running, and send the log to a remote syslog server.',
-    references: [cliUtils('utils service list', ['utils service list']), VOS_SERVICE_LIST],
+    references: [
+      cliUtils('utils service list', ['utils service list']),
+      VOS_SERVICE_LIST,
+      SERVICE_PARAMETER_IDS,
+    ],
     unverified:
-      "the processconfig paramname 'AuditLogEnabled' is not confirmed by a public source: Cisco documents the application audit log only as the Audit Log Configuration window of Serviceability, and the Cisco Audit Event Service by name",
+      "the processconfig paramname 'AuditLogEnabled' is not confirmed by a public source and is probably not where a real node keeps the setting: Cisco's param-name-mapper scrape of 12.5(1)SU6 and 14 lists no such parameter (the Cisco Audit Event Service has none); Cisco documents the application audit log only as the Audit Log Configuration window of Serviceability. No row is never a pass: the check then reports it cannot judge",
   },
   {
     id: 'CUCM-LOG-02',
@@ -1013,9 +1035,7 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Set the CDR Enabled Flag to True on every call-processing node and send the records to a billing or analysis server that alerts on unusual destinations.',
-    references: [CDR_SERVICE_PARAMETERS, PA_SECURITY],
-    unverified:
-      'the processconfig paramname \'CdrEnabled\' is not confirmed by a citable source: the CAR guide names the parameter only by its display name "CDR Enabled Flag"',
+    references: [CDR_SERVICE_PARAMETERS, PA_SECURITY, SERVICE_PARAMETER_IDS, TOKENLESS_CTL],
   },
   {
     id: 'CUCM-BKP-01',

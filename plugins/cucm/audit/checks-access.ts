@@ -1,8 +1,15 @@
 // Who may authenticate how, and who holds the two rights that reach every phone or the whole
 // configuration: LDAP over TLS, SAML single sign-on, CTI control of all devices, AXL API access.
-import { outputOf, rowsOf, type Check, type EvidenceResult } from '../../_shared/audit/checklist.ts';
+import {
+  cannotJudge,
+  outputOf,
+  rowsOf,
+  type Check,
+  type EvidenceResult,
+} from '../../_shared/audit/checklist.ts';
 import { E, excerpt, incomplete, isTrue, text } from './evidence.ts';
 import { EH, HOLDER_GROUPS } from './evidence-hardening.ts';
+import { CISCOCUCMAPI_SQL, CUCM_SQL_EXAMPLES } from './references.ts';
 import {
   AXL_FAQ,
   AXL_SCHEMA_15,
@@ -40,7 +47,7 @@ export function judgeLdapAuthentication(r: Results): string | undefined {
   const answer = r.ldapAuthentication;
   if (!answer?.ok) return undefined;
   const auth = find(answer.data.result, 'ldapAuthentication');
-  if (!auth) return `unrecognised answer: ${excerpt(JSON.stringify(answer.data.result ?? {}))}`;
+  if (!auth) return cannotJudge(`unrecognised answer: ${excerpt(JSON.stringify(answer.data.result ?? {}))}`);
   if (!isTrue(auth.authenticateEndUsers)) return undefined;
   const servers = asList((auth.servers as Record<string, unknown> | undefined)?.server);
   if (servers.length === 0) return 'LDAP authentication is on but names no server';
@@ -72,7 +79,7 @@ function holders(r: Results, group: string): string[] {
 }
 
 const GROUP_COLUMNS =
-  'the columns read (enduserdirgroupmap.fkenduser/fkdirgroup, dirgroup.name, enduser.userid) are not shown in a public data dictionary excerpt; the table names are.';
+  'the columns dirgroup.pkid and dirgroup.name are not shown by a citable public source (enduserdirgroupmap.fkenduser/fkdirgroup are, in ciscocucmapi, and enduser.pkid/userid in a public run sql output; the table names are in the 6.1(1) dictionary); on a node without them the query faults and the check reports it cannot judge.';
 
 export const ACCESS_CHECKS: Check[] = [
   {
@@ -123,7 +130,7 @@ export const ACCESS_CHECKS: Check[] = [
     evaluate(r) {
       const out = outputOf(r.sso);
       const status = /SSO Status\s*[:=]\s*(.+)$/im.exec(out)?.[1]?.trim();
-      if (status === undefined) return `unrecognised answer: ${excerpt(out)}`;
+      if (status === undefined) return cannotJudge(`unrecognised answer: ${excerpt(out)}`);
       return /enabled/i.test(status) && !/disabled/i.test(status) ? undefined : `SAML SSO status: ${status}`;
     },
     severity: 'low',
@@ -150,8 +157,8 @@ export const ACCESS_CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Remove users from the group; give each CTI application its own application user with only Standard CTI Enabled and the devices it must control associated to it.',
-    references: [JTAPI_SAMPLES, DATA_DICTIONARY_611],
-    unverified: GROUP_COLUMNS,
+    references: [JTAPI_SAMPLES, DATA_DICTIONARY_611, CUCM_SQL_EXAMPLES, CISCOCUCMAPI_SQL],
+    unverified: `${GROUP_COLUMNS} Application users are read from applicationuser (pkid, name, isstandard) and applicationuserdirgroupmap (fkapplicationuser, fkdirgroup), columns no citable source shows either (see CUCM-PRIV-01).`,
   },
   {
     id: 'CUCM-PRIV-04',
@@ -173,7 +180,7 @@ export const ACCESS_CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Remove end users from AXL access groups; give each integration an application user in a custom group with the AXL role and nothing more.',
-    references: [AXL_FAQ, DATA_DICTIONARY_611],
+    references: [AXL_FAQ, DATA_DICTIONARY_611, CUCM_SQL_EXAMPLES, CISCOCUCMAPI_SQL],
     unverified: `${GROUP_COLUMNS} The AXL FAQ names Standard AXL API Access as a role: a custom group holding the role (functionroledirgroupmap) is not seen by this check.`,
   },
 ];

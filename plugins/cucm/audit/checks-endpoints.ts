@@ -1,14 +1,15 @@
 // Phone hardening: the product-specific settings of phones and common phone profiles that open a phone
 // to its neighbours on the network (web server, Settings menu, PC port, span to PC port, gratuitous ARP).
-import { rowsOf, type Check, type EvidenceResult } from '../../_shared/audit/checklist.ts';
+import { rowsOf, type Check, type EvidenceResult, type Reference } from '../../_shared/audit/checklist.ts';
 import { excerpt, incomplete, text } from './evidence.ts';
 import { EH, PHONE_SETTINGS, weakPattern, type PhoneSetting } from './evidence-hardening.ts';
+import { CUCM_SQL_EXAMPLES } from './references.ts';
 import { DATA_DICTIONARY_712, PHONE_HARDENING } from './sources-hardening.ts';
 
 type Results = Record<string, EvidenceResult>;
 
 const UNVERIFIED =
-  'device.xml and commonphoneconfig.xml as the columns holding the product-specific settings, and the element values read (webAccess, pcPort, spanToPCPort, garp: 0 = enabled; settingsAccess: 1 = enabled) are taken from phone configuration files (vendorConfig) in public repositories; no public Cisco source confirms the columns or the values. The AXL equivalent is getPhone / getCommonPhoneConfig vendorConfig, one call per phone.';
+  'device.xml and commonphoneconfig.xml as the columns holding the product-specific settings are not confirmed, and device.xml is probably wrong: a public `select *` of device on a real cluster shows no xml column (on such a node the count query faults and the check reports it cannot judge, never a pass); commonphoneconfigxml is a table of the 7.1(2) dictionary, its columns are not shown. The values of webAccess (0 = enabled, 1 = disabled) and settingsAccess (0 disabled, 1 enabled, 2 restricted) are confirmed from a phone configuration file (SEP.cnf.xml); those of pcPort, spanToPCPort and garp (0 = enabled) are not. The AXL equivalent is getPhone / getCommonPhoneConfig vendorConfig, one call per phone.';
 
 function list(items: string[], max = 6): string {
   return items.length > max
@@ -39,7 +40,20 @@ const setting = (element: PhoneSetting['element']): PhoneSetting =>
   PHONE_SETTINGS.find((s) => s.element === element) as PhoneSetting;
 
 const EVIDENCE = [EH.phoneSettingCounts, EH.phoneProfiles];
-const REFERENCES = [PHONE_HARDENING, DATA_DICTIONARY_712];
+/** A phone configuration file (SEP<MAC>.cnf.xml) with the meaning of its access elements. */
+const PHONE_CONFIG_FILE: Reference = {
+  document:
+    'msergiy87/phone_cisco_6921 README (SEP.cnf.xml for a Cisco CP-6921, the file CUCM serves by TFTP)',
+  release: 'SIP69xx firmware (third-party call control)',
+  section: '6) Configure access',
+  url: 'https://github.com/msergiy87/phone_cisco_6921/blob/34c11b7de8f992447f19d6fe882537c31e33a81f/README.md',
+  confirms: [
+    'webAccess (1 = disabled, 0 = enabled)',
+    'settingsAccess (0 = disabled, 1 = enabled, 2 = restricted)',
+  ],
+};
+
+const REFERENCES = [PHONE_HARDENING, DATA_DICTIONARY_712, PHONE_CONFIG_FILE, CUCM_SQL_EXAMPLES];
 
 function phoneCheck(
   spec: Pick<Check, 'id' | 'title' | 'rationale' | 'severity' | 'remediation'> & {

@@ -1,7 +1,13 @@
 // OAuth-based login: whether Jabber and the other clients get short-lived, signed and encrypted OAuth
 // access tokens with revocable refresh tokens (the "OAuth with Refresh Login Flow" enterprise
 // parameter), rather than the older implicit grant flow alone.
-import { rowsOf, type Check, type EvidenceResult, type Reference } from '../../_shared/audit/checklist.ts';
+import {
+  cannotJudge,
+  rowsOf,
+  type Check,
+  type EvidenceResult,
+  type Reference,
+} from '../../_shared/audit/checklist.ts';
 import { excerpt, incomplete, sql, text } from './evidence.ts';
 import { TOKENLESS_CTL } from './references.ts';
 
@@ -51,7 +57,7 @@ export function judgeOAuthRefresh(r: Record<string, EvidenceResult>): string | u
     return `cannot judge OAuth refresh logins: no processconfig row named ${OAUTH_REFRESH_PARAMETER} (check System > Enterprise Parameters > SSO Configuration)`;
   const odd = values.filter((v) => !ENABLED.test(v) && !DISABLED.test(v));
   if (odd.length > 0)
-    return `unrecognised value of OAuth with Refresh Login Flow: ${excerpt(odd.join(', '))}`;
+    return cannotJudge(`unrecognised value of OAuth with Refresh Login Flow: ${excerpt(odd.join(', '))}`);
   return values.some((v) => DISABLED.test(v)) ? 'OAuth with Refresh Login Flow is Disabled' : undefined;
 }
 

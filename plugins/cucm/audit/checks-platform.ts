@@ -1,6 +1,6 @@
 // Platform hardening the CLI shows: Enhanced Security Mode on top of FIPS, idle session timeouts of
 // the web applications and the CLI, and SNMP (v1/v2c communities, v3 users).
-import { outputOf, type Check, type EvidenceResult } from '../../_shared/audit/checklist.ts';
+import { cannotJudge, outputOf, type Check, type EvidenceResult } from '../../_shared/audit/checklist.ts';
 import { E, excerpt } from './evidence.ts';
 import { EH } from './evidence-hardening.ts';
 import {
@@ -10,6 +10,7 @@ import {
   FIPS_14SU2,
   FIPS_ESM_1251SU6,
 } from './sources-hardening.ts';
+import { VOS_WEBAPP_SESSION_TIMEOUT } from '../../_shared/audit/vos-references.ts';
 
 type Results = Record<string, EvidenceResult>;
 
@@ -22,7 +23,7 @@ const OUTPUT_UNVERIFIED = (command: string, reads: string): string =>
 function timeout(r: Results, id: 'webTimeout' | 'cliTimeout', what: string): string | undefined {
   const out = outputOf(r[id]);
   const minutes = /(\d+)\s*min/i.exec(out)?.[1];
-  if (minutes === undefined) return `unrecognised answer: ${excerpt(out)}`;
+  if (minutes === undefined) return cannotJudge(`unrecognised answer: ${excerpt(out)}`);
   return Number(minutes) > MAX_IDLE_MINUTES ? `${what} end after ${minutes} idle minutes` : undefined;
 }
 
@@ -61,7 +62,7 @@ export const PLATFORM_CHECKS: Check[] = [
         return `Enhanced Security Mode is disabled (node in ${fips})`;
       return /operating in EnhancedSecurityMode|\benabled\b/i.test(out)
         ? undefined
-        : `unrecognised answer: ${excerpt(out)}`;
+        : cannotJudge(`unrecognised answer: ${excerpt(out)}`);
     },
     severity: 'low',
     remediation:
@@ -84,10 +85,10 @@ export const PLATFORM_CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Run `set webapp session timeout 15` (5 to 30 minutes) on every node and restart Cisco Tomcat in a quiet hour.',
-    references: [CUIC_CLI_1262],
+    references: [CUIC_CLI_1262, VOS_WEBAPP_SESSION_TIMEOUT],
     unverified: OUTPUT_UNVERIFIED(
       'show webapp session timeout',
-      'the number before "min"; the command is documented for the VOS of Unified CCX, Unified Intelligence Center and Emergency Responder, the CUCM CLI reference excerpt seen does not show it',
+      'the number before "min" (the platform words the current value "The current session-timeout used for web sessions and applications is 30 minutes." in the set command\'s example, which this reading handles); the command is documented for the VOS of Unified CCX, Unified Intelligence Center and Emergency Responder, the CUCM CLI reference excerpt seen does not show it',
     ),
   },
   {
@@ -118,10 +119,12 @@ export const PLATFORM_CHECKS: Check[] = [
       if (count > 0) return `${count} SNMP v1/v2c community string(s) configured (names not repeated here)`;
       return /no community|not configured|there are no/i.test(out)
         ? undefined
-        : `unrecognised answer: ${excerpt(
-            out.replace(/\S+/g, (w) => (w.length > 3 ? '*' : w)),
-            60,
-          )}`;
+        : cannotJudge(
+            `unrecognised answer: ${excerpt(
+              out.replace(/\S+/g, (w) => (w.length > 3 ? '*' : w)),
+              60,
+            )}`,
+          );
     },
     severity: 'medium',
     remediation:
@@ -147,7 +150,7 @@ export const PLATFORM_CHECKS: Check[] = [
       if (users.length === 0)
         return /there are no|no v3 user|not configured/i.test(out)
           ? undefined
-          : `unrecognised answer: ${excerpt(out)}`;
+          : cannotJudge(`unrecognised answer: ${excerpt(out)}`);
       const weak = users
         .filter((u) => !/^SHA/i.test(u.auth) || !/^AES/i.test(u.priv))
         .map((u) => `${u.name} (authentication ${u.auth || 'none'}, privacy ${u.priv || 'none'})`);

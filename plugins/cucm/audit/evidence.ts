@@ -1,7 +1,9 @@
 // The evidence calls of the CUCM security audit and the helpers that read their results. Each call is
 // declared once and shared by every check that needs it (the runner, and an agent following the prompt,
 // make an identical call only once), so a whole audit stays far inside the auditor's rate limits.
-import type { EvidenceCall, EvidenceResult } from '../../_shared/audit/checklist.ts';
+import { cannotJudge, type EvidenceCall, type EvidenceResult } from '../../_shared/audit/checklist.ts';
+
+export { excerpt } from '../../_shared/audit/checklist.ts';
 import { DRF_HISTORY_COMMAND } from '../../_shared/audit/drf-history.ts';
 
 /** Large enough for a big cluster's user-to-group map in one answer (the tool's ceiling is 4 MiB). */
@@ -43,13 +45,15 @@ export function cli(id: string, purpose: string, command: string): EvidenceCall 
 /**
  * The parameters the audit judges, read in one query (enterprise, CallManager and audit-log ones). Only
  * paramname and paramvalue are read: the columns Cisco's tokenless-CTL technote queries; a column no
- * public source names would fault the whole query (-217) on a node where it does not exist.
+ * public source names would fault the whole query (-217) on a node where it does not exist. The names
+ * are the programmatic ids of the parameter pages (Cisco's param-name-mapper sample), case and all:
+ * the comparison is exact, so `BlockOffnetToOffnetTransfer` would match no row on a real node.
  */
 export const AUDITED_PARAMETERS = [
   'ClusterSecurityMode',
-  'TLSCiphers',
+  'TLSCipherPreference',
   'CdrEnabled',
-  'BlockOffnetToOffnetTransfer',
+  'BlockOffNetToOffNetTransfer',
   'AuditLogEnabled',
 ] as const;
 
@@ -143,14 +147,15 @@ export const E = {
     'select distinct fksecurityprofile, fkcallingsearchspace from device where tkclass = 1',
     true,
   ),
-  css: sql('css', 'calling search spaces', 'select pkid, name from callingsearchspace'),
-  cssMembers: sql(
-    'cssMembers',
-    'which partitions each calling search space reaches',
-    'select fkcallingsearchspace, fkroutepartition from callingsearchspacemember',
+  // A CSS's partitions, in order, are its clause (names joined by ':'): read from AXL in one call, with
+  // the uuid phones reference, instead of joining callingsearchspacemember by SQL.
+  css: axl(
+    'css',
+    'every calling search space and its ordered partitions (clause: partition names joined by ":")',
+    'listCss',
+    { searchCriteria: { name: '%' }, returnedTags: { name: '', clause: '' } },
     true,
   ),
-  partitions: sql('partitions', 'route partitions', 'select pkid, name from routepartition'),
   routePatterns: axl(
     'routePatterns',
     'route patterns: the pattern, its partition and whether a forced authorization code is required',
@@ -243,7 +248,9 @@ export function pkidOf(v: unknown): string {
 export function incomplete(...results: (EvidenceResult | undefined)[]): string | undefined {
   const cut = results.find((r) => r?.ok && r.data.complete === false);
   return cut?.ok
-    ? `the ${String(cut.data.operation ?? 'tool')} answer is incomplete (cut with a cursor or state_info); continue it and judge again`
+    ? cannotJudge(
+        `the ${String(cut.data.operation ?? 'tool')} answer is incomplete (cut with a cursor or state_info); continue it and judge again`,
+      )
     : undefined;
 }
 
@@ -251,19 +258,17 @@ export function isTrue(v: unknown): boolean {
   return /^(t|true|1)$/i.test(text(v).trim());
 }
 
-/** `Wed Dec 02 07:37:26 UTC 2026` (the VOS CLI's dates) as a Date, or undefined. */
+/**
+ * `Wed Dec 02 07:37:26 UTC 2026` (the VOS CLI's dates) as a Date, or undefined. A node prints its own
+ * time zone (`Tue Mar 30 02:19:31 PDT 2021`); the abbreviation is read as UTC, an error of hours that
+ * does not matter to the day-scale thresholds the checks apply.
+ */
 export function vosDate(s: string): Date | undefined {
-  const m = /(\w{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) UTC (\d{4})/.exec(s);
+  const m = /(\w{3})\s+(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) [A-Z][A-Za-z0-9+-]{1,5} (\d{4})/.exec(s);
   if (!m) return undefined;
   const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].indexOf(
     m[1] ?? '',
   );
   if (month < 0) return undefined;
   return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
-}
-
-/** Lines of CLI output, for quoting in an observation (never more than a short excerpt). */
-export function excerpt(out: string, max = 120): string {
-  const one = out.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max)}...` : one || '(no output)';
 }

@@ -128,3 +128,77 @@ export const DATA_DICTIONARY_712: Reference = {
   url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
   confirms: ['credential', 'credentialpolicy', 'device', 'applicationuser', 'applicationuserdirgroupmap'],
 };
+
+/**
+ * Cisco's own sample that scrapes the Service Parameter and Enterprise Parameter pages and maps each
+ * label to the programmatic id the page submits: the name a parameter's processconfig row carries.
+ */
+export const SERVICE_PARAMETER_IDS: Reference = {
+  document:
+    'cucm-service-param-name-mapper (CiscoDevNet sample: Unified CM parameter labels mapped to their programmatic ids)',
+  release: '12.5(1)SU6 and 14',
+  section:
+    'output_v12.51SU6.json and output_v14.json: services "Enterprise Wide" and "Cisco CallManager (Active)"',
+  url: 'https://github.com/CiscoDevNet/cucm-service-param-name-mapper',
+  confirms: [
+    'TLSCipherPreference (Enterprise Wide, label "TLS Ciphers")',
+    'CdrEnabled (Cisco CallManager, label "CDR Enabled Flag")',
+    'BlockOffNetToOffNetTransfer (Cisco CallManager, label "Block OffNet To OffNet Transfer")',
+    'Cisco Audit Event Service: no service parameters',
+  ],
+};
+
+/**
+ * A public walk-through of `run sql` on a Unified CM lab, with the full column lists `select *` prints
+ * (the dictionary it links is the 11.0(1) one).
+ */
+export const CUCM_SQL_EXAMPLES: Reference = {
+  document: 'levensailor/cucm-sql-examples README (run sql on a Unified CM cluster, with the output)',
+  release: 'release not stated (links the Data Dictionary 11.0(1))',
+  section:
+    "#2 (select first 2 * from device where name like 'SEP%'); #7 (select first 3 * from callingsearchspace; routepartition); #1 (enduser)",
+  url: 'https://github.com/levensailor/cucm-sql-examples/blob/0f76956e5a88ac4124c9a45270b540a15adcdbb9/README.md',
+  confirms: [
+    'device.pkid',
+    'device.name',
+    'device.fkcallingsearchspace',
+    'device.fksecurityprofile',
+    'device.fkcommonphoneconfig',
+    'device.tkclass (1 on the SEP phones listed)',
+    'device has no xml column in the select * output',
+    'callingsearchspace.pkid',
+    'callingsearchspace.name',
+    'callingsearchspace.clause (the ordered partition names, colon-separated)',
+    'routepartition.pkid',
+    'routepartition.name',
+    'enduser.pkid',
+    'enduser.userid',
+  ],
+};
+
+/** A public query pattern for SIP trunk inventories, validated by its author against Unified CM 15. */
+export const SIP_TRUNK_QUERY_PATTERN: Reference = {
+  document: 'mcaxl query pattern "SIP Trunk Report" (docs/query-patterns/sip-trunk-report.md, MCP/mcaxl)',
+  release: '15 (validated by the author against 15.0(1))',
+  section: 'Source-of-truth tables',
+  url: 'https://git.supported.systems/MCP/mcaxl/raw/commit/d597bd3569adc3fc57af0a729eac026ecb598bd0/docs/query-patterns/sip-trunk-report.md',
+  confirms: [
+    'siptrunkdestination (one row per destination IP/port of a SIP trunk, ordered by sortorder)',
+    'device.fksecurityprofile',
+    'device.fkcallingsearchspace',
+  ],
+};
+
+/** A public Python library's SQL helpers for Unified CM administration (AXL executeSQLQuery/Update). */
+export const CISCOCUCMAPI_SQL: Reference = {
+  document: 'ciscocucmapi (jonathanelscpt), src/ciscocucmapi/sql_utils.py',
+  release: 'AXL 10.0 to 12.5 era (commit b9fdf6e9, January 2020)',
+  section: 'associate_enduser_to_user_group; get_service_parameter_details; update_service_parameter',
+  url: 'https://github.com/jonathanelscpt/ciscocucmapi/blob/b9fdf6e9ce8163334a32ae2ac6d4e126625acf91/src/ciscocucmapi/sql_utils.py',
+  confirms: [
+    'enduserdirgroupmap.fkenduser',
+    'enduserdirgroupmap.fkdirgroup (the pkid of a user group)',
+    'processconfig.paramname',
+    'processconfig.paramvalue',
+  ],
+};

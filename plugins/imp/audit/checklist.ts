@@ -1,7 +1,9 @@
 // The IM and Presence security audit as data: what the imp_security_audit prompt tells the agent, what
 // the security-guide chapters explain, and what the scripted runs against the lab evaluate. Every
 // evidence call is read-only and allowed for the auditor profile (test/plugins/imp/audit checks it).
+import { ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
 import {
+  cannotJudge,
   outputOf,
   rowsOf,
   type Check,
@@ -44,7 +46,7 @@ const sql = (id: string, query: string, purpose: string): EvidenceCall => ({
  * stand-in names: the IM&P data dictionary is not public, and no public text shows where IM&P stores the
  * settings Cisco documents by their page labels (System > Security > Settings, XMPP Federation >
  * Settings and Policy, Serviceability > Audit Log Configuration). Each check that reads them says so in
- * `unverified`, and treats a missing row as a finding, never as a pass.
+ * `unverified`, and leaves the check not assessed when the row is missing, never passed.
  */
 const SETTINGS = [
   'XmppTlsRequired',
@@ -161,7 +163,7 @@ function federationInUse(r: EvidenceResult | undefined): boolean | undefined {
  */
 function requiredOn(r: EvidenceResult | undefined, name: Setting, finding: string): string | undefined {
   const values = setting(r, name);
-  if (values.length === 0) return `${name} not set (${finding})`;
+  if (values.length === 0) return cannotJudge(`${name} not set, so: ${finding} cannot be ruled out`);
   return values.some((v) => !isTrue(v)) ? finding : undefined;
 }
 
@@ -266,22 +268,22 @@ const CHECKS: Check[] = [
       'A CLI administrator password that never expires stays valid for as long as it circulates; a minimum age stops users cycling straight back to an old password.',
     references: [REF.CLI_SHOW_COMMANDS],
     unverified:
-      'output lines `Password expiry maximum age is set to N days` / `... is disabled`: the command is documented, but no public text shows the output line the check parses (an answer it cannot read is a finding, never a pass).',
+      'output lines `Password expiry maximum age is set to N days` / `... is disabled`: the command is documented, but no public text shows the output line the check parses (an answer it cannot read leaves the check not assessed, never passed).',
     evidence: [
       cli('max', 'show password expiry maximum-age', 'the maximum password age of OS accounts'),
       cli('min', 'show password expiry minimum-age', 'the minimum password age of OS accounts'),
     ],
-    condition:
-      'the maximum age is disabled or longer than 180 days, or the minimum age is disabled (0), or either answer cannot be read.',
+    condition: 'the maximum age is disabled or longer than 180 days, or the minimum age is disabled (0).',
     evaluate(r) {
       const max = expiryDays(outputOf(r.max));
       const min = expiryDays(outputOf(r.min));
       const problems: string[] = [];
-      if (max === undefined) problems.push('maximum age not readable');
-      else if (max === 0) problems.push('maximum age disabled');
-      else if (max > 180) problems.push(`maximum age ${max} days`);
-      if (min === undefined) problems.push('minimum age not readable');
-      else if (min === 0) problems.push('minimum age disabled');
+      if (max === 0) problems.push('maximum age disabled');
+      else if (max !== undefined && max > 180) problems.push(`maximum age ${max} days`);
+      if (min === 0) problems.push('minimum age disabled');
+      // A weakness read on one answer is a finding even if the other cannot be read.
+      if (problems.length === 0 && (max === undefined || min === undefined))
+        return cannotJudge(`${max === undefined ? 'maximum' : 'minimum'} age not readable`);
       return joined(problems);
     },
     severity: 'medium',
@@ -296,13 +298,8 @@ const CHECKS: Check[] = [
       'Certificates, single sign-on assertions and log correlation all depend on the time; an unsynchronised node also makes the audit trail unreliable.',
     references: [REF.NTP_ON_IMP, REF.NTP_UNSYNCHRONISED, REF.CLI_UTILS_COMMANDS],
     evidence: [cli('ntp', 'utils ntp status', 'whether the node is synchronised to an NTP server')],
-    condition: 'the output does not say the node is synchronised to an NTP server.',
-    evaluate(r) {
-      const out = outputOf(r.ntp);
-      return /synchroni[sz]ed to NTP server/i.test(out) && !/unsynchroni[sz]ed/i.test(out)
-        ? undefined
-        : 'not synchronised to an NTP server';
-    },
+    condition: 'utils ntp status reports the node unsynchronised.',
+    evaluate: (r) => ntpVerdict(outputOf(r.ntp)),
     severity: 'low',
     remediation:
       'Point the publisher at reliable NTP servers (OS administration, Settings > NTP Servers) and check `utils ntp status` again after a few polls.',
@@ -315,10 +312,10 @@ const CHECKS: Check[] = [
       'TLS 1.0 and 1.1 allow downgrade attacks and obsolete cipher suites on every secure interface of the node, XMPP included.',
     references: [REF.TLS_MIN_VERSION],
     evidence: [cli('tls', 'show tls min-version', 'the minimum TLS version of all secure interfaces')],
-    condition: 'the configured minimum version is below 1.2, or cannot be read.',
+    condition: 'the configured minimum version is below 1.2.',
     evaluate(r) {
       const m = /minimum version:\s*([\d.]+)/i.exec(outputOf(r.tls));
-      if (!m?.[1]) return 'minimum TLS version not readable';
+      if (!m?.[1]) return cannotJudge('minimum TLS version not readable');
       return Number(m[1]) < 1.2 ? `minimum TLS version ${m[1]}` : undefined;
     },
     severity: 'high',
@@ -333,14 +330,15 @@ const CHECKS: Check[] = [
       'Without FIPS mode the node may use non-validated modules and algorithms, which regulated deployments do not accept.',
     references: [REF.XMPP_SECURITY_SETTINGS, REF.FIPS_COMMANDS],
     unverified:
-      'output line `... operating in FIPS mode` / `NON-FIPS`: the command is documented, but no public text shows the output line the check parses (anything else is a finding, never a pass).',
+      'output line `... operating in FIPS mode` / `NON-FIPS`: the command is documented, but no public text shows the output line the check parses (anything else leaves the check not assessed, never passed).',
     evidence: [cli('fips', 'utils fips status', 'whether the node runs in FIPS mode')],
-    condition: 'the node reports NON-FIPS mode, or does not say it operates in FIPS mode.',
+    condition: 'the node reports NON-FIPS mode.',
     evaluate(r) {
       const out = outputOf(r.fips);
-      return /NON-FIPS/i.test(out) || !/operating in FIPS mode/i.test(out)
-        ? 'the node operates in non-FIPS mode'
-        : undefined;
+      if (/NON-FIPS/i.test(out)) return 'the node operates in non-FIPS mode';
+      return /operating in FIPS mode/i.test(out)
+        ? undefined
+        : cannotJudge(`unrecognised answer: ${out.trim().slice(0, 120) || '(no output)'}`);
     },
     severity: 'medium',
     remediation:
@@ -352,9 +350,12 @@ const CHECKS: Check[] = [
     title: 'Client-facing certificates are CA-signed',
     rationale:
       'Jabber clients and federated servers can only validate a certificate issued by a CA they trust; a self-signed identity invites users to click through warnings and lets an impostor blend in.',
-    references: [REF.IMP_CERTIFICATE_TYPES, REF.CLI_SHOW_COMMANDS],
-    unverified:
-      'output line `<unit>/<unit>.pem: <description>` of `show cert list own` and its `Self-signed` description: the command is documented, but no public text shows the output line the check parses (a missing tomcat or cup-xmpp line is a finding).',
+    references: [
+      REF.IMP_CERTIFICATE_TYPES,
+      REF.CLI_SHOW_COMMANDS,
+      REF.CERT_LIST_OWN,
+      REF.SELF_SIGNED_DESCRIPTION,
+    ],
     evidence: [CERT_LIST],
     condition:
       'tomcat, cup-xmpp or cup-xmpp-s2s is self-signed, or tomcat or cup-xmpp is missing from the list.',
@@ -379,19 +380,23 @@ const CHECKS: Check[] = [
     title: `No client-facing certificate expires within ${CERT_MIN_DAYS} days`,
     rationale:
       'An expired tomcat or XMPP certificate stops Jabber sign-in and federation without warning to users; renewal takes time to plan.',
-    references: [REF.IMP_CERTIFICATE_TYPES, REF.CLI_SHOW_COMMANDS],
-    unverified:
-      'output line `To: <date>` of `show cert own`: the command is documented, but no public text shows the output line the check parses (an end date it cannot read is a finding).',
+    references: [
+      REF.IMP_CERTIFICATE_TYPES,
+      REF.CLI_SHOW_COMMANDS,
+      REF.SHOW_CERT_OWN_FILE,
+      REF.CERT_OWN_VALIDITY,
+    ],
     evidence: IDENTITY_CERTS.map((name, i) =>
       cli(`cert${i}`, `show cert own ${name}`, `the validity period of ${name}`),
     ),
-    condition: `a certificate expires within ${CERT_MIN_DAYS} days or has expired, or its end date cannot be read.`,
+    condition: `a certificate expires within ${CERT_MIN_DAYS} days or has expired.`,
     evaluate(r) {
       const problems: string[] = [];
+      const unreadable: string[] = [];
       IDENTITY_CERTS.forEach((name, i) => {
         const to = certNotAfter(outputOf(r[`cert${i}`]));
         if (!to) {
-          problems.push(`${name}: end of validity not readable`);
+          unreadable.push(name);
           return;
         }
         const days = Math.floor((to.getTime() - Date.now()) / DAY_MS);
@@ -402,6 +407,8 @@ const CHECKS: Check[] = [
               : `${name} expires in ${days} days (${to.toISOString().slice(0, 10)})`,
           );
       });
+      if (problems.length === 0 && unreadable.length > 0)
+        return cannotJudge(`end of validity not readable for ${unreadable.join(', ')}`);
       return joined(problems);
     },
     severity: 'high',
@@ -477,9 +484,9 @@ const CHECKS: Check[] = [
     title: 'Only the installation administrator holds a super-user role',
     rationale:
       'A super-user application account can reconfigure the whole cluster; integrations need only their API group (for example Standard AXL API Access).',
-    references: [REF.AXL_APP_USER],
+    references: [REF.AXL_APP_USER, REF.CUCM_DATA_DICTIONARY_712],
     unverified:
-      'tables `dirgroup`, `applicationuserdirgroupmap` (fkapplicationuser, fkdirgroup) and column `applicationuser.isstandard`: no public data dictionary or Cisco text was found for them (public scripts use the same names; the AXL schema confirms the same facts as AppUser isStandard and associatedGroups). A SQL fault is reported as unjudged, never as a pass.',
+      'table `dirgroup`, the columns `applicationuserdirgroupmap.fkapplicationuser` / `fkdirgroup` and `applicationuser.isstandard`: the CUCM database dictionary table list confirms the tables `applicationuser` and `applicationuserdirgroupmap`, but no public excerpt of its table details shows these columns or the `dirgroup` table (the AXL schema confirms the same facts as AppUser isStandard and associatedGroups). A SQL fault is reported as unjudged, never as a pass.',
     evidence: [
       sql(
         'groups',
@@ -521,10 +528,10 @@ const CHECKS: Check[] = [
     references: [REF.IMP_SERVICES, REF.CLI_UTILS_COMMANDS, REF.SERVICE_LIST_FORMAT],
     evidence: [SERVICES],
     condition:
-      'Cisco XCP Directory Service or Cisco XCP SIP Federation Connection Manager is STARTED (confirm the feature is in use before accepting it), or the service list cannot be read.',
+      'Cisco XCP Directory Service or Cisco XCP SIP Federation Connection Manager is STARTED (confirm the feature is in use before accepting it).',
     evaluate(r) {
       const states = serviceStates(outputOf(r.services));
-      if (states.size === 0) return 'service list not readable';
+      if (states.size === 0) return cannotJudge('service list not readable');
       const running = ['Cisco XCP Directory Service', 'Cisco XCP SIP Federation Connection Manager'].filter(
         (s) => states.get(s) === 'STARTED',
       );
@@ -542,7 +549,7 @@ const CHECKS: Check[] = [
       'Without the application audit log, administrative changes cannot be attributed; a log kept only on the node can be wiped by whoever compromised it.',
     references: [REF.AUDIT_LOGGING, REF.CLI_UTILS_COMMANDS, REF.SERVICE_LIST_FORMAT],
     unverified:
-      "processconfig names `AuditLogEnabled` and `AuditLogRemoteSyslogServer` are the lab's stand-ins for the Audit Log Configuration settings (Enable Audit Log, remote syslog server): where IM&P stores them has no public source. A missing row is a finding, never a pass.",
+      "processconfig names `AuditLogEnabled` and `AuditLogRemoteSyslogServer` are the lab's stand-ins for the Audit Log Configuration settings (Enable Audit Log, remote syslog server): where IM&P stores them has no public source. A missing row leaves the check not assessed, never passed.",
     evidence: [SETTINGS_SQL, SERVICES],
     condition:
       'AuditLogEnabled is not T on some node (or not set), no remote syslog server receives the audit log, or Cisco Audit Event Service is not STARTED.',
@@ -591,7 +598,7 @@ const CHECKS: Check[] = [
       'If TLS is optional on the client port, a client or attacker can authenticate and chat in clear text on the network.',
     references: [REF.XMPP_SECURITY_SETTINGS],
     unverified:
-      'processconfig name `XmppTlsRequired` is the lab\'s stand-in for "Enable XMPP Client To IM/P Service Secure Mode" (System > Security > Settings): where IM&P stores it has no public source. A missing row is a finding, never a pass.',
+      'processconfig name `XmppTlsRequired` is the lab\'s stand-in for "Enable XMPP Client To IM/P Service Secure Mode" (System > Security > Settings): where IM&P stores it has no public source. A missing row leaves the check not assessed, never passed.',
     evidence: [SETTINGS_SQL],
     condition: 'XmppTlsRequired is not T on some node, or is not set.',
     evaluate(r) {
@@ -609,7 +616,7 @@ const CHECKS: Check[] = [
       'Chat and presence between IM and Presence nodes, within a cluster and to peer clusters, cross the XMPP router-to-router links; without TLS they travel in clear text between data centres.',
     references: [REF.XMPP_SECURITY_SETTINGS, REF.IMP_CERTIFICATE_TYPES],
     unverified:
-      'processconfig name `XmppRouterToRouterTlsRequired` is the lab\'s stand-in for "Enable XMPP Router-to-Router Secure Mode" (System > Security > Settings): where IM&P stores it has no public source. A missing row is a finding, never a pass.',
+      'processconfig name `XmppRouterToRouterTlsRequired` is the lab\'s stand-in for "Enable XMPP Router-to-Router Secure Mode" (System > Security > Settings): where IM&P stores it has no public source. A missing row leaves the check not assessed, never passed.',
     evidence: [SETTINGS_SQL],
     condition: 'XmppRouterToRouterTlsRequired is not T on some node, or is not set.',
     evaluate(r) {
@@ -631,12 +638,12 @@ const CHECKS: Check[] = [
       'Federated chat and presence cross networks the organisation does not control; without TLS on the server-to-server link they can be read and altered in transit.',
     references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES],
     unverified:
-      "processconfig name `XmppFederationTlsRequired` is the lab's stand-in for the XMPP federation Security Mode (No TLS / TLS Optional / TLS Required): where IM&P stores it has no public source. A missing row is a finding, never a pass.",
+      "processconfig name `XmppFederationTlsRequired` is the lab's stand-in for the XMPP federation Security Mode (No TLS / TLS Optional / TLS Required): where IM&P stores it has no public source. A missing row leaves the check not assessed, never passed.",
     evidence: [SERVICES, SETTINGS_SQL],
-    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationTlsRequired is not T, or the service list cannot be read.`,
+    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationTlsRequired is not T.`,
     evaluate(r) {
       const inUse = federationInUse(r.services);
-      if (inUse === undefined) return 'service list not readable';
+      if (inUse === undefined) return cannotJudge('service list not readable');
       if (!inUse) return undefined;
       return requiredOn(
         r.settings,
@@ -656,19 +663,23 @@ const CHECKS: Check[] = [
       'An allow-all federation policy lets any XMPP domain on the internet reach users with chat and presence requests, a channel for spam and phishing.',
     references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES],
     unverified:
-      "processconfig names `XmppFederationPolicy` and `XmppFederationAllowedDomains` are the lab's stand-ins for the XMPP federation Policy (Allow / Deny) and its policy exceptions: where IM&P stores them has no public source. A missing row is a finding, never a pass.",
+      "processconfig names `XmppFederationPolicy` and `XmppFederationAllowedDomains` are the lab's stand-ins for the XMPP federation Policy (Allow / Deny) and its policy exceptions: where IM&P stores them has no public source. A missing row leaves the check not assessed, never passed.",
     evidence: [SERVICES, SETTINGS_SQL],
-    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and the policy is not deny-by-default (XmppFederationPolicy is not deny) or no partner domain is listed, or the service list cannot be read.`,
+    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and the policy is not deny-by-default (XmppFederationPolicy is not deny) or no partner domain is listed.`,
     evaluate(r) {
       const inUse = federationInUse(r.services);
-      if (inUse === undefined) return 'service list not readable';
+      if (inUse === undefined) return cannotJudge('service list not readable');
       if (!inUse) return undefined;
-      const problems: string[] = [];
       const policy = setting(r.settings, 'XmppFederationPolicy');
-      if (policy.length === 0 || policy.some((p) => p.toLowerCase() !== 'deny'))
-        problems.push(`federation policy ${policy.join(', ') || 'not set'} (any domain may federate)`);
-      if (!setting(r.settings, 'XmppFederationAllowedDomains').some((d) => d.trim() !== ''))
-        problems.push('no partner domain listed');
+      const domains = setting(r.settings, 'XmppFederationAllowedDomains');
+      if (policy.length === 0 || domains.length === 0)
+        return cannotJudge(
+          `${policy.length === 0 ? 'XmppFederationPolicy' : 'XmppFederationAllowedDomains'} not set, so an open federation policy cannot be ruled out`,
+        );
+      const problems: string[] = [];
+      if (policy.some((p) => p.toLowerCase() !== 'deny'))
+        problems.push(`federation policy ${policy.join(', ')} (any domain may federate)`);
+      if (!domains.some((d) => d.trim() !== '')) problems.push('no partner domain listed');
       return joined(problems);
     },
     severity: 'medium',
@@ -683,12 +694,12 @@ const CHECKS: Check[] = [
       'TLS without certificate validation encrypts the link but lets any server claim a partner domain; with "Require client-side security certificates" the node checks the peer against a trusted root CA before exchanging chat and presence.',
     references: [REF.XMPP_FEDERATION, REF.IMP_CERTIFICATE_TYPES],
     unverified:
-      'processconfig name `XmppFederationRequireClientCerts` is the lab\'s stand-in for the XMPP federation setting "Require client-side security certificates": where IM&P stores it has no public source. A missing row is a finding, never a pass.',
+      'processconfig name `XmppFederationRequireClientCerts` is the lab\'s stand-in for the XMPP federation setting "Require client-side security certificates": where IM&P stores it has no public source. A missing row leaves the check not assessed, never passed.',
     evidence: [SERVICES, SETTINGS_SQL],
-    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationRequireClientCerts is not T, or the service list cannot be read.`,
+    condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationRequireClientCerts is not T.`,
     evaluate(r) {
       const inUse = federationInUse(r.services);
-      if (inUse === undefined) return 'service list not readable';
+      if (inUse === undefined) return cannotJudge('service list not readable');
       if (!inUse) return undefined;
       return requiredOn(
         r.settings,

@@ -10,6 +10,10 @@ export {
   VOS_FIPS_COMMANDS as FIPS_COMMANDS,
   VOS_NTP_SYNCHRONISED as NTP_ON_IMP,
   VOS_NTP_UNSYNCHRONISED as NTP_UNSYNCHRONISED,
+  VOS_CERT_LIST_OWN as CERT_LIST_OWN,
+  VOS_SELF_SIGNED_DESCRIPTION as SELF_SIGNED_DESCRIPTION,
+  VOS_CERT_OWN_VALIDITY as CERT_OWN_VALIDITY,
+  VOS_SHOW_CERT_OWN_FILE as SHOW_CERT_OWN_FILE,
 } from '../../_shared/audit/vos-references.ts';
 
 export const CLI_SHOW_COMMANDS: Reference = vosCliShow(
@@ -115,3 +119,15 @@ export const AXL_APP_USER: Reference = axlSchema(
   ['isStandard'],
   'getAppUser / listAppUser (RAppUser, LAppUser: isStandard, associatedGroups)',
 );
+
+/**
+ * The table list of a CUCM database dictionary (a copy on a document-sharing site). IM&P holds the same
+ * user tables as Unified CM; no IM&P dictionary is public, so the release recorded is the CUCM one.
+ */
+export const CUCM_DATA_DICTIONARY_712: Reference = {
+  document: 'Cisco Unified Communications Manager 7.1(2) Database Dictionary',
+  release: '7.1(2) (OL-18717-01)',
+  section: '1.0 Tables',
+  url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
+  confirms: ['applicationuser', 'applicationuserdirgroupmap'],
+};

@@ -82,10 +82,12 @@ export const cssFamily: Family = {
   table: 'callingsearchspace',
   keys: ['name'],
   rename: { element: 'newName', field: 'name' },
-  order: ['description', 'members', 'name'],
+  order: ['description', 'clause', 'members', 'name'],
   fields: [
     { axl: 'name', column: 'name' },
     { axl: 'description', column: 'description' },
+    // Read-only in the real schema (RCss and LCss have it, XCss does not): kept by members' write.
+    { axl: 'clause', column: 'clause', skipIn: ['add', 'update'] },
   ],
   nested: [members],
   required: ['name'],

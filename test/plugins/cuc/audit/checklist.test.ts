@@ -192,7 +192,8 @@ describe('cuc_security_audit checklist', () => {
       for (const r of refs) {
         assert.match(
           r.url,
-          /^https:\/\/www\.cisco\.com\/c\/en\/us\/(td\/docs|support\/docs)\//,
+          // Cisco's text, or a public repository's file pinned to a commit (a script that reads the real output).
+          /^https:\/\/(www\.cisco\.com\/c\/en\/us\/(td\/docs|support\/docs)\/|github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}\/)/,
           `${c.id}: ${r.url}`,
         );
         assert.ok(r.document && r.release && r.section, `${c.id}: ${r.url}`);
@@ -249,6 +250,11 @@ describe('cuc_security_audit checklist', () => {
       ).toISOString(),
       '2026-12-02T07:34:45.000Z',
     );
+    // A node prints its own zone (a public expiry script's sample: `Tue Mar 30 02:19:31 PDT 2021`).
+    assert.equal(
+      new Date(certNotAfter('           To:   Tue Mar  9 02:19:31 PDT 2021\r\n')).toISOString(),
+      '2021-03-09T02:19:31.000Z',
+    );
     assert.ok(patternMatches('9011*', PROBES.international));
     assert.ok(patternMatches('91??????????', PROBES.longDistance));
     assert.ok(!patternMatches('91?????????', PROBES.longDistance), '? is exactly one digit');
@@ -286,7 +292,7 @@ describe('cuc_security_audit checklist', () => {
     const ntp = check('CUC-OS-03');
     assert.equal(
       ntp.evaluate({ ntp: ok({ output: 'unsynchronised\n  time server re-starting' }) }),
-      'the node is not synchronised to an NTP server',
+      'NTP is not synchronised: unsynchronised time server re-starting',
     );
     assert.equal(
       ntp.evaluate({ ntp: ok({ output: 'synchronised to NTP server (10.0.0.1) at stratum 2' }) }),
@@ -303,7 +309,7 @@ describe('cuc_security_audit checklist', () => {
     // Unreadable evidence is a finding, never a silent pass.
     assert.equal(
       check('CUC-TLS-01').evaluate({ tls: ok({ output: 'something else' }) }),
-      'the minimum TLS version could not be read',
+      'cannot judge: the minimum TLS version could not be read',
     );
     assert.match(check('CUC-PIN-01').evaluate({ policies: ok({ items: [] }) }) ?? '', /no voicemail PIN/);
     // Not a DRS history (the old log listing): reported, never passed.

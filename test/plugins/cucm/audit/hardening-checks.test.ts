@@ -168,9 +168,13 @@ describe('the CUCM hardening checks', () => {
 
     const web = check('CUCM-OS-04');
     const cli = check('CUCM-OS-05');
+    // The platform's wording of the current value (the set command's example in the Finesse 12.6(2) guide).
+    const current = (m: number): string =>
+      `The current session-timeout used for web sessions and applications is ${m} minutes.`;
+    assert.equal(web.evaluate({ webTimeout: out(current(30)) }), undefined);
     assert.equal(web.evaluate({ webTimeout: out('webapp session timeout: 30 minutes') }), undefined);
     assert.equal(
-      web.evaluate({ webTimeout: out('webapp session timeout: 480 minutes') }),
+      web.evaluate({ webTimeout: out(current(480)) }),
       'web application sessions end after 480 idle minutes',
     );
     assert.equal(cli.evaluate({ cliTimeout: out('CLI session timeout: 15 minutes') }), undefined);

@@ -195,7 +195,13 @@ describe('imp_security_audit checklist', () => {
     for (const c of IMP_CHECKLIST.checks.filter((x) => x.id !== 'IMP-BKP-01')) {
       assert.ok((c.references ?? []).length > 0, `${c.id} has references`);
       for (const ref of c.references ?? []) {
-        assert.match(ref.url, /^https:\/\/(www|developer)\.cisco\.com\//, `${c.id}: ${ref.url}`);
+        // Cisco's text, a public repository's file pinned to a commit (a script that reads the real output),
+        // or a copy of a Cisco document found only on a document-sharing site (the CUCM database dictionaries).
+        assert.match(
+          ref.url,
+          /^https:\/\/((www|developer)\.cisco\.com\/|github\.com\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}\/|(\w+\.)?scribd\.com\/document\/)/,
+          `${c.id}: ${ref.url}`,
+        );
         assert.ok(ref.document && ref.release && ref.section, `${c.id}: ${ref.url}`);
       }
       // A check that reads the processconfig stand-ins names each one it reads in `unverified`.
@@ -225,7 +231,10 @@ describe('imp_security_audit checklist', () => {
     assert.equal(expiryDays('Password expiry maximum age is set to 90 days'), 90);
     // Unreadable evidence is a finding, never a silent pass.
     const tls = check('IMP-TLS-01');
-    assert.equal(tls.evaluate({ tls: ok({ output: 'something else' }) }), 'minimum TLS version not readable');
+    assert.equal(
+      tls.evaluate({ tls: ok({ output: 'something else' }) }),
+      'cannot judge: minimum TLS version not readable',
+    );
     // The output line Cisco's PCD guide shows for the command.
     assert.equal(
       tls.evaluate({ tls: ok({ output: 'Configured TLS minimum version: 1.0' }) }),
@@ -254,8 +263,12 @@ describe('imp_security_audit checklist', () => {
       'unsynchronised',
       '   polling server every 8 s',
     ].join('\n');
-    assert.equal(ntp.evaluate({ ntp: ok({ output: unsynced }) }), 'not synchronised to an NTP server');
-    assert.equal(ntp.evaluate({ ntp: ok({ output: '' }) }), 'not synchronised to an NTP server');
+    assert.equal(
+      ntp.evaluate({ ntp: ok({ output: unsynced }) }),
+      'NTP is not synchronised: unsynchronised polling server every 8 s',
+    );
+    // Neither answer: not assessed (the runner reports it unjudged), never a pass.
+    assert.match(ntp.evaluate({ ntp: ok({ output: '' }) }) ?? '', /^cannot judge/);
   });
 
   it('the credential-policy checks read listCredentialPolicy rows by their AXL names', () => {
@@ -291,7 +304,7 @@ describe('imp_security_audit checklist', () => {
     assert.equal(check('IMP-PWD-01').evaluate({ policy: ok({ rows: [] }) }), 'no credential policy found');
   });
 
-  it('the federation checks apply where the federation service runs; a stand-in name absent is a finding', () => {
+  it('the federation checks apply where the federation service runs; a stand-in name absent leaves them not assessed', () => {
     const services = (state: string): EvidenceResult =>
       ok({
         output: `Cisco XCP Router[STARTED]\nCisco XCP XMPP Federation Connection Manager[${state}]\nCisco XCP Directory Service[STOPPED] Service Not Activated`,
@@ -308,17 +321,21 @@ describe('imp_security_audit checklist', () => {
       // Federation off: nothing to protect.
       assert.equal(check(id).evaluate({ services: services('STOPPED'), settings: weak }), undefined, id);
       assert.ok(check(id).evaluate({ services: services('STARTED'), settings: weak }), id);
-      // The service list unreadable, or the settings absent on a real node: a finding, not a pass.
+      // The service list unreadable, or the settings absent on a real node: not assessed, never a pass.
       assert.equal(
         check(id).evaluate({ services: ok({ output: '' }), settings: weak }),
-        'service list not readable',
+        'cannot judge: service list not readable',
         id,
       );
-      assert.ok(check(id).evaluate({ services: services('STARTED'), settings: settings([]) }), id);
+      assert.match(
+        check(id).evaluate({ services: services('STARTED'), settings: settings([]) }) ?? '',
+        /^cannot judge: Xmpp\w+ not set/,
+        id,
+      );
     }
     assert.equal(
       check('IMP-FED-03').evaluate({ services: services('STARTED'), settings: settings([]) }),
-      'XmppFederationRequireClientCerts not set (federated servers are not required to present a certificate the node validates)',
+      'cannot judge: XmppFederationRequireClientCerts not set, so: federated servers are not required to present a certificate the node validates cannot be ruled out',
     );
     const hardened = settings([
       ['XmppFederationTlsRequired', 'T'],
@@ -335,7 +352,7 @@ describe('imp_security_audit checklist', () => {
     );
   });
 
-  it('the XMPP secure-mode checks fire on F or on no row, and pass on T', () => {
+  it('the XMPP secure-mode checks fire on F, pass on T, and are not assessed without a row', () => {
     for (const [id, name] of [
       ['IMP-XMPP-01', 'XmppTlsRequired'],
       ['IMP-XMPP-02', 'XmppRouterToRouterTlsRequired'],
@@ -344,7 +361,7 @@ describe('imp_security_audit checklist', () => {
         check(id).evaluate({ settings: ok({ rows }) });
       assert.equal(run([{ paramname: name, paramvalue: 'T' }]), undefined, id);
       assert.ok(run([{ paramname: name, paramvalue: 'F' }]), id);
-      assert.match(run([]) ?? '', new RegExp(`^${name} not set`), id);
+      assert.match(run([]) ?? '', new RegExp(`^cannot judge: ${name} not set`), id);
     }
   });
 });
