@@ -32,8 +32,8 @@ export function allWeaknesses(): readonly SeededWeakness[] {
 
 /**
  * The set a lab seeds: the explicit list when given (it overrides the profile), else every weakness
- * for the weak profile (but the `listedOnly` ones, seeded only when listed) and none for the hardened one. An unknown id is an error naming the known ones,
- * so a typo never silently seeds less than asked.
+ * for the weak profile (but the `listedOnly` ones, seeded only when listed) and none for the hardened
+ * one. An unknown id is an error naming the known ones, so a typo never silently seeds less than asked.
  */
 export function resolveWeaknesses(profile: LabProfile, ids?: readonly string[]): Weaknesses {
   if (ids === undefined)

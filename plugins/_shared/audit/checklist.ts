@@ -68,7 +68,7 @@ export interface Check {
   severity: Severity;
   remediation: string;
   /** The vendor text describing the control, then the sources that confirm each evidence name. */
-  references?: Reference[];
+  references: Reference[];
   /** Public benchmark ids covering the control (e.g. a DISA STIG rule), where one exists. */
   benchmarks?: string[];
   /**

@@ -27,7 +27,10 @@ describe('imp_security_audit end to end', () => {
     assert.doesNotMatch(detail('IMP-ACCT-01'), /CCMAdministrator|axladmin/);
     assert.match(detail('IMP-BKP-01'), /last successful backup 97 days ago .*3 later run\(s\) failed/);
     assert.match(detail('IMP-HA-01'), /DefaultCUPSubcluster: high availability off/);
-    assert.equal(detail('IMP-OS-02'), 'not synchronised to an NTP server');
+    assert.equal(
+      detail('IMP-OS-02'),
+      'NTP is not synchronised: unsynchronised time server re-starting polling server every 64 s',
+    );
     assert.match(
       detail('IMP-PWD-02'),
       /^Default Credential Policy: minimum length below 8, trivial passwords accepted/,

@@ -53,7 +53,7 @@ const UNVERIFIED: Check = {
   references: [{ document: 'CLI Reference', release: '15', section: 'show tls', url: GUIDE }],
   unverified: 'no public source names the TLSCiphers parameter',
 };
-const BARE: Check = { ...base, id: 'T-BARE-01', title: 'Bare check' };
+const BARE: Check = { ...base, id: 'T-BARE-01', title: 'Bare check', references: [] };
 
 const CHECKLIST: Checklist = {
   product: 'cucm',

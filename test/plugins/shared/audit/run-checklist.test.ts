@@ -24,6 +24,7 @@ function check(id: string, evaluate: Check['evaluate']): Check {
     evaluate,
     severity: 'low',
     remediation: 'm',
+    references: [],
   };
 }
 
