@@ -171,6 +171,20 @@ export const VOS_SERVICE_LIST_FINESSE: Reference = {
   confirms: ['Cisco Audit Event Service[STARTED]'],
 };
 
+/**
+ * The table list of the CUCM 7.1(2) Database Dictionary (OL-18717-01; a copy hosted by a document-sharing
+ * site): CUCM's own tables, which IM and Presence replicates for its users and roles.
+ */
+export function cucmDataDictionary712(confirms: string[]): Reference {
+  return {
+    document: 'Cisco Unified Communications Manager Database Dictionary',
+    release: '7.1(2) (OL-18717-01)',
+    section: '1.0 Tables',
+    url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
+    confirms,
+  };
+}
+
 /** The AXL 15.0 schema (AXLSoap.xsd, AXLAPI.wsdl): operations, their list types and returnedTags. */
 export function axlSchema(
   confirms: string[],

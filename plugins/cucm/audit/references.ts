@@ -3,7 +3,7 @@
 // (or, for the AXL schema, in the 15.0 schema files); `confirms` lists only names that text shows. Names
 // no public text confirms are called out in each check's `unverified`.
 import type { Reference } from '../../_shared/audit/checklist.ts';
-import { vosCliShow } from '../../_shared/audit/vos-references.ts';
+import { cucmDataDictionary712, vosCliShow } from '../../_shared/audit/vos-references.ts';
 
 export {
   axlSchema,
@@ -121,13 +121,13 @@ export const RISPORT70: Reference = {
 };
 
 /** The table list of an older dictionary (a copy hosted by a document-sharing site). */
-export const DATA_DICTIONARY_712: Reference = {
-  document: 'Cisco Unified Communications Manager Data Dictionary',
-  release: '7.1(2)',
-  section: '1.0 Tables',
-  url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
-  confirms: ['credential', 'credentialpolicy', 'device', 'applicationuser', 'applicationuserdirgroupmap'],
-};
+export const DATA_DICTIONARY_712: Reference = cucmDataDictionary712([
+  'credential',
+  'credentialpolicy',
+  'device',
+  'applicationuser',
+  'applicationuserdirgroupmap',
+]);
 
 /**
  * Cisco's own sample that scrapes the Service Parameter and Enterprise Parameter pages and maps each

@@ -1,6 +1,7 @@
 // The public sources of the CUCM hardening checks (checks-endpoints.ts, checks-access.ts,
 // checks-platform.ts): each one a page that was read, with the names it confirms.
 import type { Reference } from '../../_shared/audit/checklist.ts';
+import { axlSchema, cucmDataDictionary712 } from '../../_shared/audit/vos-references.ts';
 
 export const PHONE_HARDENING: Reference = {
   document: 'Security Guide for Cisco Unified Communications Manager',
@@ -9,13 +10,8 @@ export const PHONE_HARDENING: Reference = {
   url: 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/cucm/security/12_5_1/cucm_b_security-guide-1251/cucm_b_security-guide-1251_chapter_01110.html',
 };
 
-export const AXL_SCHEMA_15: Reference = {
-  document: 'Cisco AXL Schema Reference',
-  release: '15.0',
-  section:
-    'getLdapAuthentication (XLdapAuthentication); getLdapDirectory (RLdapDirectory); vendorConfig (XVendorConfig, any element)',
-  url: 'https://developer.cisco.com/docs/axl-schema-reference/',
-  confirms: [
+export const AXL_SCHEMA_15: Reference = axlSchema(
+  [
     'getLdapAuthentication',
     'ldapAuthentication.authenticateEndUsers',
     'ldapAuthentication.servers.server.hostName',
@@ -23,7 +19,8 @@ export const AXL_SCHEMA_15: Reference = {
     'ldapAuthentication.servers.server.sslEnabled',
     'RLdapDirectory.servers.server.sslEnabled',
   ],
-};
+  'getLdapAuthentication (XLdapAuthentication); getLdapDirectory (RLdapDirectory); vendorConfig (XVendorConfig, any element)',
+);
 
 export const DATA_DICTIONARY_611: Reference = {
   document: 'Cisco Unified Communications Manager Data Dictionary',
@@ -33,13 +30,12 @@ export const DATA_DICTIONARY_611: Reference = {
   confirms: ['applicationuserdirgroupmap', 'enduserdirgroupmap', 'directorypluginhost'],
 };
 
-export const DATA_DICTIONARY_712: Reference = {
-  document: 'Cisco Unified Communications Manager Database Dictionary',
-  release: '7.1(2)',
-  section: '1.0 Tables',
-  url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
-  confirms: ['device', 'commonphoneconfig', 'commonphoneconfigxml'],
-};
+/** The 7.1(2) table list the existing checks cite too, for the phone tables these checks read. */
+export const DATA_DICTIONARY_712: Reference = cucmDataDictionary712([
+  'device',
+  'commonphoneconfig',
+  'commonphoneconfigxml',
+]);
 
 export const JTAPI_SAMPLES: Reference = {
   document: 'CiscoDevNet jtapi-samples README (Requirements: roles of the CUCM user)',

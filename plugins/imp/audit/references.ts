@@ -2,7 +2,12 @@
 // references that confirm the names the evidence uses. Every entry was read at its URL; `confirms` lists
 // only names that text shows. Names no public text confirms are called out in each check's `unverified`.
 import type { Reference } from '../../_shared/audit/checklist.ts';
-import { axlSchema, vosCliShow, vosCliUtils } from '../../_shared/audit/vos-references.ts';
+import {
+  axlSchema,
+  cucmDataDictionary712,
+  vosCliShow,
+  vosCliUtils,
+} from '../../_shared/audit/vos-references.ts';
 
 export {
   VOS_SERVICE_LIST_FINESSE as SERVICE_LIST_FORMAT,
@@ -124,10 +129,7 @@ export const AXL_APP_USER: Reference = axlSchema(
  * The table list of a CUCM database dictionary (a copy on a document-sharing site). IM&P holds the same
  * user tables as Unified CM; no IM&P dictionary is public, so the release recorded is the CUCM one.
  */
-export const CUCM_DATA_DICTIONARY_712: Reference = {
-  document: 'Cisco Unified Communications Manager 7.1(2) Database Dictionary',
-  release: '7.1(2) (OL-18717-01)',
-  section: '1.0 Tables',
-  url: 'https://pt.scribd.com/document/52121606/nps78-tmp',
-  confirms: ['applicationuser', 'applicationuserdirgroupmap'],
-};
+export const CUCM_DATA_DICTIONARY_712: Reference = cucmDataDictionary712([
+  'applicationuser',
+  'applicationuserdirgroupmap',
+]);
