@@ -34,21 +34,36 @@ const CHECKLISTS: Record<Product, Checklist> = {
   cuc: CUC_CHECKLIST,
 };
 
-const { values } = parseArgs({
-  options: {
-    product: { type: 'string' },
-    weaknesses: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    combinations: { type: 'string', default: '5' },
-    seed: { type: 'string' },
-    each: { type: 'boolean', default: false },
-  },
-});
+const USAGE = `usage: node --import tsx bench/security-audits.ts [--product cucm|imp|cuc] [--combinations N] [--seed S] [--each]
+       node --import tsx bench/security-audits.ts --product cucm|imp|cuc --weaknesses <id>,<id> [--json]`;
 
 function usage(message: string): never {
-  process.stderr.write(`security-audits: ${message}\n`);
+  process.stderr.write(`security-audits: ${message}\n${USAGE}\n`);
   process.exit(2);
 }
+
+function options(): ReturnType<typeof parse> {
+  try {
+    return parse();
+  } catch (err) {
+    usage((err as Error).message);
+  }
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      product: { type: 'string' },
+      weaknesses: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      combinations: { type: 'string', default: '5' },
+      seed: { type: 'string' },
+      each: { type: 'boolean', default: false },
+    },
+  });
+}
+
+const { values } = options();
 
 function productOf(name: string): Product {
   if (!(name in CHECKLISTS)) usage(`unknown product ${name}: use cucm, imp or cuc`);

@@ -180,14 +180,28 @@ function callManagerNodes(r: Results): { name: string; server: string }[] {
  * observation when a row is not True, or when fewer rows than Unified CM nodes were read. A missing
  * row is never a pass: `missing` says what it means (the documented default, or that it cannot be judged).
  */
-function perNodeFlag(r: Results, parameter: string, what: string, missing: string): string | undefined {
+/**
+ * A per-node Boolean service parameter: a finding on each node where it is not True. A node without a
+ * row is judged by `missing`: a documented default (a finding, e.g. CDR Enabled Flag False), or
+ * `cannotJudge` when no default is documented.
+ */
+function perNodeFlag(
+  r: Results,
+  parameter: string,
+  what: string,
+  missing: { default: string } | { cannotJudge: string },
+): string | undefined {
   const nodes = callManagerNodes(r).length;
   const values = paramValues(r, parameter);
   const off = values.filter((v) => !TRUE.test(v));
   if (off.length > 0)
     return `${what} on ${off.length} of ${Math.max(nodes, values.length)} call-processing nodes (${parameter} = ${list(off, 3)})`;
-  if (values.length === 0 || values.length < nodes)
-    return `${parameter} read on ${values.length} of ${nodes} call-processing nodes: ${missing}`;
+  if (values.length === 0 || values.length < nodes) {
+    const read = `${parameter} read on ${values.length} of ${nodes} call-processing nodes`;
+    return 'default' in missing
+      ? `${read}: ${missing.default}`
+      : cannotJudge(`${read}: ${missing.cannotJudge}`);
+  }
   return undefined;
 }
 
@@ -356,7 +370,7 @@ const CHECKS: Check[] = [
       'The "TLS Ciphers" enterprise parameter decides which suites the node offers; the ALL_CIPHERS options keep CBC and SHA-1 suites that a hardened node does not need.',
     evidence: [E.parameters],
     condition:
-      'the TLS Ciphers enterprise parameter (TLSCipherPreference) is set to an ALL_CIPHERS option; when no TLSCipherPreference row is read the setting cannot be judged (reported, never passed)',
+      'the TLS Ciphers enterprise parameter (TLSCipherPreference) is set to an ALL_CIPHERS option; when no TLSCipherPreference row is read the setting cannot be judged (not assessed, never passed)',
     evaluate(r) {
       const value = paramValues(r, 'TLSCipherPreference')[0];
       if (value === undefined)
@@ -459,7 +473,7 @@ const CHECKS: Check[] = [
       'A non-secure cluster cannot authenticate phones or encrypt signalling and media anywhere, whatever the profiles say.',
     evidence: [E.parameters],
     condition:
-      'the ClusterSecurityMode enterprise parameter is 0 (non-secure); a missing row cannot be judged (reported, never passed)',
+      'the ClusterSecurityMode enterprise parameter is 0 (non-secure); a missing row cannot be judged (not assessed, never passed)',
     evaluate(r) {
       const value = paramValues(r, 'ClusterSecurityMode')[0];
       if (value === undefined)
@@ -970,14 +984,11 @@ const CHECKS: Check[] = [
       'Transferring a call from one outside party to another joins two external legs at the owner’s cost, a common toll-fraud technique through voicemail and auto attendants.',
     evidence: [E.callManagers, E.parameters],
     condition:
-      'the Block OffNet to OffNet Transfer service parameter (BlockOffNetToOffNetTransfer) is not True on a Unified CM node; a node whose row is not read cannot be judged (reported, never passed)',
+      'the Block OffNet to OffNet Transfer service parameter (BlockOffNetToOffNetTransfer) is not True on a Unified CM node; a node whose row is not read cannot be judged (not assessed, never passed)',
     evaluate(r) {
-      return perNodeFlag(
-        r,
-        'BlockOffNetToOffNetTransfer',
-        'off-net to off-net transfer allowed',
-        'the others cannot be judged',
-      );
+      return perNodeFlag(r, 'BlockOffNetToOffNetTransfer', 'off-net to off-net transfer allowed', {
+        cannotJudge: 'the others cannot be judged',
+      });
     },
     severity: 'high',
     remediation:
@@ -992,7 +1003,7 @@ const CHECKS: Check[] = [
       'Without the audit log, changes made through the administration pages, AXL or the CLI leave no trace of who made them.',
     evidence: [E.parameters, E.services],
     condition:
-      'the Cisco Audit Event Service is not STARTED, or the audit log setting (AuditLogEnabled) is not True; when no AuditLogEnabled row is read the setting cannot be judged (reported, never passed)',
+      'the Cisco Audit Event Service is not STARTED, or the audit log setting (AuditLogEnabled) is not True; when no AuditLogEnabled row is read the setting cannot be judged (not assessed, never passed)',
     evaluate(r) {
       const service = outputOf(r.services)
         .split('\n')
@@ -1025,12 +1036,9 @@ const CHECKS: Check[] = [
     condition:
       'the CDR Enabled Flag service parameter (CdrEnabled) is not True on a Unified CM node; a node whose row is not read has the documented default, False',
     evaluate(r) {
-      return perNodeFlag(
-        r,
-        'CdrEnabled',
-        'CDRs disabled',
-        'the others have the default CDR Enabled Flag, False (no CDRs)',
-      );
+      return perNodeFlag(r, 'CdrEnabled', 'CDRs disabled', {
+        default: 'the others have the default CDR Enabled Flag, False (no CDRs)',
+      });
     },
     severity: 'medium',
     remediation:

@@ -69,7 +69,7 @@ export const OAUTH_CHECKS: Check[] = [
     rationale:
       'With OAuth refresh logins the cluster issues short-lived access tokens that are signed and encrypted (JWT) and refresh tokens an administrator can revoke per user; without them clients fall back to the implicit grant flow, and SIP OAuth (encrypted Jabber signalling without CAPF certificates) is not available.',
     evidence: [oauthParameter],
-    condition: `the ${OAUTH_REFRESH_PARAMETER} enterprise parameter ("OAuth with Refresh Login Flow") is Disabled; when no row is read the setting cannot be judged (reported, never passed)`,
+    condition: `the ${OAUTH_REFRESH_PARAMETER} enterprise parameter ("OAuth with Refresh Login Flow") is Disabled; when no row is read the setting cannot be judged (not assessed, never passed)`,
     evaluate: judgeOAuthRefresh,
     severity: 'low',
     remediation:
