@@ -7,7 +7,9 @@
 // is read in one call from a unitydirdb view with `run cuc dbquery unitydirdb select ...` (the CLI
 // Reference's way to print rows; `show cuc dbview contents` only writes a CSV file), and joined here
 // with the CUPI list that names the objects. The sources for every name are in references.ts.
-import { ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+import { certNotAfter, ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+
+export { certNotAfter } from '../../_shared/audit/vos-verdicts.ts';
 import {
   cannotJudge,
   outputOf,
@@ -134,15 +136,6 @@ export function dbRows(output: string): Row[] {
 function timeOf(stamp: string | undefined): number {
   const m = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/.exec(stamp ?? '');
   return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : NaN;
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** The `To:` date of `show cert own` (`Wed Dec 02 07:39:25 UTC 2026`), as milliseconds. */
-export function certNotAfter(output: string): number {
-  const m = /To:\s+\w{3}\s+(\w{3})\s+(\d{1,2}) (\d\d):(\d\d):(\d\d) \w+ (\d{4})/.exec(output);
-  if (!m) return NaN;
-  return Date.UTC(+m[6]!, MONTHS.indexOf(m[1]!), +m[2]!, +m[3]!, +m[4]!, +m[5]!);
 }
 
 /** Whether an authentication rule governs voicemail PINs, told by its name (the others govern web passwords). */
@@ -442,8 +435,8 @@ const CHECKS: Check[] = [
     condition: 'The tomcat certificate expires in fewer than 30 days (or has expired).',
     evaluate: (r) => {
       const end = certNotAfter(outputOf(r.tomcat));
-      if (Number.isNaN(end)) return cannotJudge('the end of validity of tomcat.pem could not be read');
-      const days = Math.floor((end - Date.now()) / DAY_MS);
+      if (!end) return cannotJudge('the end of validity of tomcat.pem could not be read');
+      const days = Math.floor((end.getTime() - Date.now()) / DAY_MS);
       return days < 30 ? (days < 0 ? `expired ${-days} days ago` : `expires in ${days} days`) : undefined;
     },
     severity: 'high',

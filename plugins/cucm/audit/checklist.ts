@@ -2,7 +2,7 @@
 // words), and for each check the read-only tool calls that gather its evidence, the condition for a
 // finding in words and as code, its severity and the remediation. The prompt `cucm_security_audit`,
 // the `cucm://security-guide/{chapter}` resources and the scripted audit tests all read this one list.
-import { ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+import { certNotAfter, ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
 import {
   cannotJudge,
   outputOf,
@@ -13,17 +13,7 @@ import {
   type Topic,
 } from '../../_shared/audit/checklist.ts';
 import { DRF_HISTORY_REFERENCE, judgeBackupHistory } from '../../_shared/audit/drf-history.ts';
-import {
-  E,
-  OWN_CERTIFICATES,
-  certCalls,
-  excerpt,
-  incomplete,
-  isTrue,
-  pkidOf,
-  text,
-  vosDate,
-} from './evidence.ts';
+import { E, OWN_CERTIFICATES, certCalls, excerpt, incomplete, isTrue, pkidOf, text } from './evidence.ts';
 import { ACCESS_CHECKS } from './checks-access.ts';
 import { ENDPOINT_CHECKS } from './checks-endpoints.ts';
 import { OAUTH_CHECKS } from './checks-oauth.ts';
@@ -420,7 +410,7 @@ const CHECKS: Check[] = [
       const unreadable: string[] = [];
       for (const name of OWN_CERTIFICATES) {
         const out = outputOf(r[`cert:${name}`]);
-        const to = vosDate(/To:\s*(.+)$/m.exec(out)?.[1] ?? '');
+        const to = certNotAfter(out);
         if (!to) {
           unreadable.push(name);
           continue;

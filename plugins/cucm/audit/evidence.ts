@@ -257,18 +257,3 @@ export function incomplete(...results: (EvidenceResult | undefined)[]): string |
 export function isTrue(v: unknown): boolean {
   return /^(t|true|1)$/i.test(text(v).trim());
 }
-
-/**
- * `Wed Dec 02 07:37:26 UTC 2026` (the VOS CLI's dates) as a Date, or undefined. A node prints its own
- * time zone (`Tue Mar 30 02:19:31 PDT 2021`); the abbreviation is read as UTC, an error of hours that
- * does not matter to the day-scale thresholds the checks apply.
- */
-export function vosDate(s: string): Date | undefined {
-  const m = /(\w{3})\s+(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) [A-Z][A-Za-z0-9+-]{1,5} (\d{4})/.exec(s);
-  if (!m) return undefined;
-  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].indexOf(
-    m[1] ?? '',
-  );
-  if (month < 0) return undefined;
-  return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
-}

@@ -1,7 +1,9 @@
 // The IM and Presence security audit as data: what the imp_security_audit prompt tells the agent, what
 // the security-guide chapters explain, and what the scripted runs against the lab evaluate. Every
 // evidence call is read-only and allowed for the auditor profile (test/plugins/imp/audit checks it).
-import { ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+import { certNotAfter, ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+
+export { certNotAfter } from '../../_shared/audit/vos-verdicts.ts';
 import {
   cannotJudge,
   outputOf,
@@ -123,17 +125,6 @@ function fkName(v: unknown): string {
   return typeof text === 'string' ? text.trim() : '';
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** The `To:` date of `show cert own` (`To:   Wed Dec 02 07:34:45 UTC 2026`), or undefined. */
-export function certNotAfter(output: string): Date | undefined {
-  const m = /\bTo:\s+\w{3}\s+(\w{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})\s+\w+\s+(\d{4})/.exec(output);
-  if (!m) return undefined;
-  const month = MONTHS.indexOf(m[1] ?? '');
-  if (month < 0) return undefined;
-  return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
-}
-
 /** Service name -> state from `utils service list` (`Name[STARTED]`, `Name[STOPPED] Service Not Activated`). */
 export function serviceStates(output: string): Map<string, string> {
   const states = new Map<string, string>();
@@ -155,6 +146,16 @@ export function expiryDays(output: string): number | undefined {
 function federationInUse(r: EvidenceResult | undefined): boolean | undefined {
   const states = serviceStates(outputOf(r));
   return states.size === 0 ? undefined : states.get(FEDERATION_SERVICE) === 'STARTED';
+}
+
+/** A federation check's verdict: `judge` where federation runs, a pass where it does not. */
+function whereFederated(
+  r: Record<string, EvidenceResult>,
+  judge: () => string | undefined,
+): string | undefined {
+  const inUse = federationInUse(r.services);
+  if (inUse === undefined) return cannotJudge('service list not readable');
+  return inUse ? judge() : undefined;
 }
 
 /**
@@ -642,13 +643,8 @@ const CHECKS: Check[] = [
     evidence: [SERVICES, SETTINGS_SQL],
     condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationTlsRequired is not T.`,
     evaluate(r) {
-      const inUse = federationInUse(r.services);
-      if (inUse === undefined) return cannotJudge('service list not readable');
-      if (!inUse) return undefined;
-      return requiredOn(
-        r.settings,
-        'XmppFederationTlsRequired',
-        'XMPP federation runs without requiring TLS',
+      return whereFederated(r, () =>
+        requiredOn(r.settings, 'XmppFederationTlsRequired', 'XMPP federation runs without requiring TLS'),
       );
     },
     severity: 'high',
@@ -667,20 +663,19 @@ const CHECKS: Check[] = [
     evidence: [SERVICES, SETTINGS_SQL],
     condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and the policy is not deny-by-default (XmppFederationPolicy is not deny) or no partner domain is listed.`,
     evaluate(r) {
-      const inUse = federationInUse(r.services);
-      if (inUse === undefined) return cannotJudge('service list not readable');
-      if (!inUse) return undefined;
-      const policy = setting(r.settings, 'XmppFederationPolicy');
-      const domains = setting(r.settings, 'XmppFederationAllowedDomains');
-      if (policy.length === 0 || domains.length === 0)
-        return cannotJudge(
-          `${policy.length === 0 ? 'XmppFederationPolicy' : 'XmppFederationAllowedDomains'} not set, so an open federation policy cannot be ruled out`,
-        );
-      const problems: string[] = [];
-      if (policy.some((p) => p.toLowerCase() !== 'deny'))
-        problems.push(`federation policy ${policy.join(', ')} (any domain may federate)`);
-      if (!domains.some((d) => d.trim() !== '')) problems.push('no partner domain listed');
-      return joined(problems);
+      return whereFederated(r, () => {
+        const policy = setting(r.settings, 'XmppFederationPolicy');
+        const domains = setting(r.settings, 'XmppFederationAllowedDomains');
+        if (policy.length === 0 || domains.length === 0)
+          return cannotJudge(
+            `${policy.length === 0 ? 'XmppFederationPolicy' : 'XmppFederationAllowedDomains'} not set, so an open federation policy cannot be ruled out`,
+          );
+        const problems: string[] = [];
+        if (policy.some((p) => p.toLowerCase() !== 'deny'))
+          problems.push(`federation policy ${policy.join(', ')} (any domain may federate)`);
+        if (!domains.some((d) => d.trim() !== '')) problems.push('no partner domain listed');
+        return joined(problems);
+      });
     },
     severity: 'medium',
     remediation:
@@ -698,13 +693,12 @@ const CHECKS: Check[] = [
     evidence: [SERVICES, SETTINGS_SQL],
     condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationRequireClientCerts is not T.`,
     evaluate(r) {
-      const inUse = federationInUse(r.services);
-      if (inUse === undefined) return cannotJudge('service list not readable');
-      if (!inUse) return undefined;
-      return requiredOn(
-        r.settings,
-        'XmppFederationRequireClientCerts',
-        'federated servers are not required to present a certificate the node validates',
+      return whereFederated(r, () =>
+        requiredOn(
+          r.settings,
+          'XmppFederationRequireClientCerts',
+          'federated servers are not required to present a certificate the node validates',
+        ),
       );
     },
     severity: 'medium',
