@@ -27,6 +27,7 @@ function optionsFromEnv(): LabOptions {
     ['loginDelayMs', 'LAB_LOGIN_DELAY_MS'],
     ['extraPhones', 'LAB_EXTRA_PHONES'],
     ['risRateLimitPerMinute', 'LAB_RIS_RATE_LIMIT'],
+    ['perfmonRateLimitPerMinute', 'LAB_PERFMON_RATE_LIMIT'],
     ['risMaxDevicesPerAnswer', 'LAB_RIS_MAX_DEVICES'],
   ];
   for (const [key, env] of numbers) {

@@ -30,6 +30,7 @@ export interface ResolvedOptions {
   commandDelaysMs: Record<string, number>;
   axlSchemaDir: string | undefined;
   risRateLimitPerMinute: number;
+  perfmonRateLimitPerMinute: number;
   risMaxDevicesPerAnswer: number;
   risResponseShape: 'cucm15' | 'legacy';
   extraPhones: number;
@@ -91,6 +92,7 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     commandDelaysMs: { ...(realistic ? REALISTIC_COMMAND_DELAYS_MS : {}), ...o.commandDelaysMs },
     axlSchemaDir: schemaDir === undefined || schemaDir === '' ? undefined : schemaDir,
     risRateLimitPerMinute: nonNegative('risRateLimitPerMinute', o.risRateLimitPerMinute ?? 15),
+    perfmonRateLimitPerMinute: nonNegative('perfmonRateLimitPerMinute', o.perfmonRateLimitPerMinute ?? 80),
     risMaxDevicesPerAnswer: Math.max(
       1,
       nonNegative('risMaxDevicesPerAnswer', o.risMaxDevicesPerAnswer ?? 1000),

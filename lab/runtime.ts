@@ -6,6 +6,8 @@ import type { RequestHandler } from './http/listener.ts';
 import { listen } from './http/listener.ts';
 import type { Database } from './informix/database.ts';
 import type { ResolvedOptions } from './options.ts';
+import type { NodeServiceability } from './serviceability/mount.ts';
+import { withServiceability } from './serviceability/mount.ts';
 import { portFor, selfSignedNode } from './options.ts';
 import type { LabLog } from './state/log.ts';
 import type { LabCa } from './tls/lab-ca.ts';
@@ -55,6 +57,11 @@ export async function serveVosNode(
     alsoHttpsSlot?: number;
     sshSlot: number;
     handler: (address: () => string) => RequestHandler;
+    /**
+     * The serviceability SOAP services (PerfmonService...) Tomcat serves beside the product's own APIs,
+     * on every VOS node (lab/serviceability/services.ts lists them).
+     */
+    serviceability?: Omit<NodeServiceability, 'node' | 'log'>;
   },
 ): Promise<ServedNode> {
   const { opts } = ctx;
@@ -66,7 +73,11 @@ export async function serveVosNode(
   const facts = withTomcatSigner(a.facts, signer !== undefined);
   let port = 0;
   const address = (): string => `${opts.host}:${port}`;
-  const handler = hostileHandler(ctx.hostile, a.name, a.handler(address));
+  const own = a.handler(address);
+  const served = a.serviceability
+    ? withServiceability(own, { ...a.serviceability, node: a.name, log: ctx.log }, address)
+    : own;
+  const handler = hostileHandler(ctx.hostile, a.name, served);
   const https = await listen(opts.host, portFor(opts, a.httpsSlot), handler, {
     certPem: cert.certPem,
     keyPem: cert.keyPem,
@@ -105,6 +116,7 @@ export async function serveVosNode(
     tomcatNotAfter: cert.notAfter,
     tomcatNotBefore: cert.notBefore,
     tomcatSerial: cert.serial,
+    tomcatCertPem: cert.certPem,
     hostile: shellGuard(ctx.hostile, a.name),
     ...(a.db ? { db: a.db } : {}),
   });

@@ -38,6 +38,8 @@ export interface LabOptions {
   axlSchemaDir?: string;
   /** RisPort requests allowed per minute (the enterprise parameter). Default 15. */
   risRateLimitPerMinute?: number;
+  /** PerfmonService requests allowed per minute and node (the node's rate control). Default 80. */
+  perfmonRateLimitPerMinute?: number;
   /** Devices per RisPort answer before StateInfo paging. Default 1000. */
   risMaxDevicesPerAnswer?: number;
   /** 'cucm15' wraps SelectCmDeviceResult in selectCmDeviceReturn (default); 'legacy' does not. */

@@ -34,6 +34,11 @@ export function evidenceNames(e: EvidenceCall): string {
     return `AXL ${code(String(a.operation))}${tags.length ? ` (returnedTags ${tags.join(', ')})` : ''}`;
   }
   if (e.tool.endsWith('_os_run_command')) return `CLI ${code(String(a.command))}`;
+  // The CLI-parsed tools: the commands each runs (plugins/_shared/vos/drf-output.ts, cert-output.ts).
+  if (e.tool.endsWith('_drf_status'))
+    return `CLI ${code('utils disaster_recovery history backup')}, ${code('utils disaster_recovery status backup')}, ${code('utils disaster_recovery schedule list')} (parsed)`;
+  if (e.tool.endsWith('_cert_list'))
+    return `CLI ${code('show cert list own')}, then ${code('show cert own <unit>/<file>.pem')} per certificate (parsed)`;
   if (e.tool === 'cuc_cupi_list')
     return `CUPI ${code(`GET /vmrest/${String(a.resource)}`)}${a.query ? ` query ${code(String(a.query))}` : ''}`;
   if (e.tool === 'cuc_cupi_call') return `CUPI ${code(`${String(a.method ?? 'GET')} ${String(a.path)}`)}`;

@@ -23,9 +23,9 @@ const allowlist = z
 const limit = z
   .object({ limit: z.number().int().positive(), windowSeconds: z.number().int().positive() })
   .strict();
-const services = z.enum(['axl', 'ris', 'ssh', 'cupi']);
+const services = z.enum(['axl', 'ris', 'ssh', 'cupi', 'serviceability']);
 const limitProducts = z.enum(['cucm', 'imp', 'cuc', 'common']);
-const limitServices = z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report']);
+const limitServices = z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'serviceability', 'report']);
 
 const settingsSchema = z
   .object({

@@ -134,6 +134,18 @@ export class TaskLimitError extends KernelError {
   readonly code = 'TASK_LIMIT';
   readonly status = 429;
 }
+/**
+ * A VOS serviceability SOAP API (PerfMon, ControlCenterServices, log collection...) answered a fault, an
+ * answer that is not its own, or its per-node budget is spent (then `retryAfterSeconds` says when).
+ */
+export class ServiceabilityError extends KernelError {
+  readonly code = 'SERVICEABILITY_ERROR';
+  readonly status = 400;
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options);
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
 /** Anything unexpected: the caller sees only the reference, app.log has the detail. */
 export class InternalError extends KernelError {
   readonly code = 'INTERNAL_ERROR';
@@ -158,6 +170,7 @@ export const ERROR_CODES = [
   'RISError',
   'CUPIError',
   'IntegrityError',
+  'SERVICEABILITY_ERROR',
   'TRANSPORT_REJECTED',
   'NODE_ADDRESS_DENIED',
   'BAD_REQUEST',

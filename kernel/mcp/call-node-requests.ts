@@ -9,7 +9,14 @@ export const MAX_LISTED_REQUESTS = 16;
 /** Peers recorded per listed request (a name resolving to several addresses, retried). */
 const MAX_PEERS = 4;
 
-const NODE_SERVICES: ReadonlySet<string> = new Set<NodeService>(['axl', 'ris', 'ssh', 'cupi', 'phone']);
+const NODE_SERVICES: ReadonlySet<string> = new Set<NodeService>([
+  'axl',
+  'ris',
+  'ssh',
+  'cupi',
+  'phone',
+  'serviceability',
+]);
 
 /** One distinct request as the outcome record shows it. */
 export interface ListedRequest {

@@ -51,9 +51,9 @@ export interface KernelServicesDeps {
 }
 
 const SERVICES: Record<Module, Service[]> = {
-  cucm: ['axl', 'ris', 'ssh', 'phone', 'default'],
-  imp: ['axl', 'ssh', 'default'],
-  cuc: ['cupi', 'ssh', 'default'],
+  cucm: ['axl', 'ris', 'ssh', 'phone', 'serviceability', 'default'],
+  imp: ['axl', 'ssh', 'serviceability', 'default'],
+  cuc: ['cupi', 'ssh', 'serviceability', 'default'],
   common: ['report'],
   infra: ['default'],
 };

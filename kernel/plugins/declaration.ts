@@ -24,7 +24,12 @@ const annotations = z
 
 const access = z.union([
   z.object({ minProfile: z.enum(['auditor', 'operator', 'admin']) }).strict(),
-  z.object({ allowlist: z.enum(['axl', 'ris', 'ssh', 'cupi']), subject: z.function() }).strict(),
+  z
+    .object({
+      allowlist: z.enum(['axl', 'ris', 'ssh', 'cupi', 'serviceability']),
+      subject: z.function(),
+    })
+    .strict(),
 ]);
 
 const tool = z.object({
@@ -43,7 +48,7 @@ const tool = z.object({
     .optional(),
   annotations,
   access,
-  service: z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report', 'default']),
+  service: z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'serviceability', 'report', 'default']),
   summary: z.function().optional(),
   task: z.literal('optional').optional(),
   handler: z.function(),

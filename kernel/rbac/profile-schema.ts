@@ -30,6 +30,8 @@ export const profileSchema = z
       .object({
         axl: rule.default({ allow: [], deny: [] }),
         ris: rule.default({ allow: [], deny: [] }),
+        /** Serviceability SOAP operations (perfmonCollectCounterData, soapDoControlServices...). */
+        serviceability: rule.default({ allow: [], deny: [] }),
         ssh: rule.default({ allow: [], deny: [] }),
         cupi: z
           .object({ allow: z.array(cupiRule).default([]), deny: z.array(cupiRule).default([]) })
@@ -40,7 +42,10 @@ export const profileSchema = z
     /** rateLimits[module][service]; `default` applies to a module's tools that name no other service. */
     rateLimits: z.partialRecord(
       z.enum(['cucm', 'imp', 'cuc', 'common', 'infra', 'test']),
-      z.partialRecord(z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'report', 'default']), window),
+      z.partialRecord(
+        z.enum(['axl', 'ris', 'ssh', 'cupi', 'phone', 'serviceability', 'report', 'default']),
+        window,
+      ),
     ),
   })
   .strict();

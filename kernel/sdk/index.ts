@@ -78,6 +78,7 @@ export {
   AXLError,
   SSHError,
   RISError,
+  ServiceabilityError,
   CUPIError,
   ProfilePermissionError,
   PayloadTooLargeError,

@@ -13,10 +13,14 @@ export type Product = 'cucm' | 'imp' | 'cuc';
 export const PRODUCTS: readonly Product[] = ['cucm', 'imp', 'cuc'];
 
 /** Rate-limit services (functional spec, Limits), plus `default` for tools that talk to no node. */
-export type Service = 'axl' | 'ris' | 'ssh' | 'cupi' | 'phone' | 'report' | 'default';
+export type Service = 'axl' | 'ris' | 'ssh' | 'cupi' | 'phone' | 'serviceability' | 'report' | 'default';
 
-/** The services of a managed node a request goes to (each has its rate-limit window). */
-export type NodeService = 'axl' | 'ris' | 'ssh' | 'cupi' | 'phone';
+/**
+ * The services of a managed node a request goes to (each has its rate-limit window). `serviceability`:
+ * the VOS platform's serviceability SOAP APIs (PerfMon, ControlCenterServices, log collection...), on
+ * every node of the three products.
+ */
+export type NodeService = 'axl' | 'ris' | 'ssh' | 'cupi' | 'phone' | 'serviceability';
 
 /**
  * One request a tool is about to send to a managed node, as the call's ACTIONS outcome record lists it.
@@ -68,7 +72,7 @@ export interface ToolCallSummary {
 }
 
 /** Allowlists a profile carries; a tool with such access is permitted per subject (operation, command...). */
-export type AllowlistService = 'axl' | 'ris' | 'ssh' | 'cupi';
+export type AllowlistService = 'axl' | 'ris' | 'ssh' | 'cupi' | 'serviceability';
 
 /** The spec's Profile column: the lowest built-in profile a tool is meant for. */
 export type BuiltinProfile = 'auditor' | 'operator' | 'admin';

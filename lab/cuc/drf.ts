@@ -32,6 +32,10 @@ export function cucDrfLogs(node: string, w: Weaknesses): DrfModel {
         }));
   return drfModel({
     runs,
+    // Weak: the schedule that made the old backup was disabled since (the CLI lists it as disabled).
+    ...(w.has('cuc-no-recent-backup')
+      ? { schedules: [{ name: 'DailyBackup', device: 'BACKUP_SFTP', enabled: false }] }
+      : {}),
     components: COMPONENTS.map(([component, size]) => ({ server: node, component, size })),
     stepMs: 80_000,
     ownLogs: (now) => [

@@ -294,6 +294,6 @@ export function seedCuc(seeding: LabSeeding): CupiStore {
       }),
     );
   }
-  seedListsAndCoses(store);
+  seedListsAndCoses(store, seeding.weaknesses);
   return store;
 }

@@ -13,6 +13,8 @@ import { seedCuc } from './seed.ts';
 import { applyCucScale } from '../scale/cuc.ts';
 import type { CucState } from './state.ts';
 import { unityDirDb } from './unitydirdb.ts';
+import { serviceabilityServices } from '../serviceability/services.ts';
+import { sameSecret } from '../serviceability/credentials.ts';
 
 export const CUC_NODE = 'cuc-pub';
 
@@ -40,6 +42,20 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
     // A real Unity Connection serves CUPI on 443 as well as 8443.
     alsoHttpsSlot: PORT_SLOTS.cucHttps443,
     sshSlot: PORT_SLOTS.cucSsh,
+    // Unity Connection's serviceability APIs take its administrator, the CUPI login of the lab.
+    serviceability: {
+      authenticate: (user, password) =>
+        user === opts.credentials.cupi.user && sameSecret(password, opts.credentials.cupi.password),
+      services: serviceabilityServices({
+        product: 'cuc',
+        node: CUC_NODE,
+        clusterNodes: () => [CUC_NODE],
+        bootedAt: Date.now() - facts.uptimeDays * 86_400_000,
+        perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        services: facts.services,
+        aliases: [`${facts.hostname}.${facts.domain}`, facts.ip],
+      }),
+    },
     handler: (publicAddress) => {
       const cupi = cupiHandler({
         node: CUC_NODE,

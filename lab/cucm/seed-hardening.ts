@@ -1,10 +1,9 @@
 import type { Database, Row } from '../informix/database.ts';
 import type { LabSeeding } from '../weaknesses/index.ts';
-import { CLASS_PHONE } from './db/types.ts';
 
 /**
- * A phone's or common phone profile's product-specific settings, as the XML CUCM keeps them (the
- * vendorConfig element names). 0/1 as phone configuration files carry them: webAccess, pcPort,
+ * A common phone profile's product-specific settings, as the XML CUCM keeps them in commonphoneconfigxml
+ * (the vendorConfig element names). 0/1 as phone configuration files carry them: webAccess, pcPort,
  * spanToPCPort and garp are "disable" flags (0 = enabled); settingsAccess 1 = enabled, 0 = disabled.
  */
 function vendorConfig(weak: (setting: string) => boolean): string {
@@ -24,30 +23,34 @@ function vendorConfig(weak: (setting: string) => boolean): string {
   ].join('');
 }
 
-/** The weakness that weakens each setting: on the phones, or on the common phone profile they use. */
-const ON_PHONES: Record<string, string> = {
+/**
+ * The weakness that weakens each setting on the common phone profile the phones use. Phone-specific
+ * overrides are not seeded: the audit does not read them (a real node keeps them per device, readable
+ * one phone at a time).
+ */
+const ON_PROFILE: Record<string, string> = {
   webAccess: 'cucm-phone-web-access',
   settingsAccess: 'cucm-phone-settings-access',
   pcPort: 'cucm-phone-pc-port',
+  spanToPCPort: 'cucm-phone-span-to-pc',
   garp: 'cucm-phone-garp',
 };
-const ON_PROFILE: Record<string, string> = { spanToPCPort: 'cucm-phone-span-to-pc' };
 
 const CTI_ALL_DEVICES = 'Standard CTI Allow Control of All Devices';
 
 /**
  * The hardening data of the CUCM publisher (phone settings, LDAP over TLS, who holds CTI control of
  * every device and AXL access), each weakened only where its id (lab/weaknesses/cucm.ts) is seeded.
- * Runs after the rest of the seeding: it updates the phones, the profile and the LDAP rows it finds.
+ * Runs after the rest of the seeding: it gives the common phone profiles their settings and updates the LDAP rows it finds.
  */
 export function seedHardening(db: Database, seeding: LabSeeding): void {
   const has = (id: string | undefined): boolean => id !== undefined && seeding.weaknesses.has(id);
 
-  const phoneXml = vendorConfig((s) => has(ON_PHONES[s]));
-  for (const d of [...db.table('device').lookup('tkclass', CLASS_PHONE)])
-    db.update('device', d, { xml: phoneXml });
   for (const p of [...db.table('commonphoneconfig').rows] as Row[])
-    db.update('commonphoneconfig', p, { xml: vendorConfig((s) => has(ON_PROFILE[s])) });
+    db.insert('commonphoneconfigxml', {
+      fkcommonphoneconfig: String(p.pkid),
+      xml: vendorConfig((s) => has(ON_PROFILE[s])),
+    });
 
   // LDAP authentication of end users and the directory synchronisation, both against two servers.
   for (const auth of [...db.table('ldapauthentication').rows] as Row[]) {

@@ -9,7 +9,6 @@ import {
   CUCM_TABLES,
   ENTERPRISE_NODE,
   PATTERN_ROUTE,
-  SERVICE_AUDIT_EVENT,
   SERVICE_CALLMANAGER,
   SERVICE_ENTERPRISE_WIDE,
 } from './db/schema.ts';
@@ -322,8 +321,9 @@ export function seedCucm(
     fksecurityprofile: has('cucm-trunk-no-tls') ? nonSecure.pkid : encrypted.pkid,
     srtpallowed: has('cucm-trunk-no-srtp') ? 'f' : 't',
   });
+  const sipTrunk = ins('sipdevice', { fkdevice: trunk.pkid });
   ins('siptrunkdestination', {
-    fkdevice: trunk.pkid,
+    fksipdevice: sipTrunk.pkid,
     address: '192.0.2.10',
     port: has('cucm-trunk-port-5060') ? '5060' : '5061',
     sortorder: '1',
@@ -383,8 +383,6 @@ export function seedCucm(
     );
   }
   param(pub, SERVICE_CALLMANAGER, 'T302Timer', '15000', '2');
-  // The application audit log (who changed what in the administration pages, AXL and the CLI).
-  param(pub, SERVICE_AUDIT_EVENT, 'AuditLogEnabled', has('cucm-audit-log-off') ? 'F' : 'T', '1');
   seedDialPlan(db);
   seedHardening(db, seeding);
   return db;

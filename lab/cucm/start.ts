@@ -24,6 +24,9 @@ import type { CucmState } from './state.ts';
 import { applyCucmScale } from '../scale/cucm.ts';
 import { pkidSource } from '../scale/random.ts';
 import { addScaleRegistrations } from '../scale/ris.ts';
+import { serviceabilityServices } from '../serviceability/services.ts';
+import { RIS_GROUP } from './ris/service.ts';
+import { authenticateAppUser } from './db/credentials.ts';
 import { axlFullVersion, axlSchemasFor, cliVersion } from './versions.ts';
 
 /** One CUCM cluster's publisher: the main one (scaled, the demo phones) or the 14.0 cluster's. */
@@ -106,6 +109,20 @@ export async function startCucm(
     db,
     httpsSlot: node.httpsSlot,
     sshSlot: node.sshSlot,
+    // The serviceability APIs take an application user with the RealtimeAndTraceCollection role.
+    serviceability: {
+      authenticate: (user, password) => authenticateAppUser(db, user, password, RIS_GROUP) !== undefined,
+      services: serviceabilityServices({
+        product: 'cucm',
+        node: node.name,
+        clusterNodes: () => state.ris.nodes,
+        ris: state.ris,
+        bootedAt: state.ris.startedAt * 1000,
+        perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        services: facts.services,
+        aliases: [`${facts.hostname}.${facts.domain}`, facts.ip],
+      }),
+    },
     handler: (publicAddress) =>
       cucmHandler({
         state,

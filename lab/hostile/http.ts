@@ -10,6 +10,8 @@ import { hostileToolkit } from './toolkit.ts';
 import { axlAnswer, DEFAULT_XML_TARGET, risAnswer, risWsdl } from './xml.ts';
 
 const TOOLKIT_PATH = '/plugins/axlsqltoolkit.zip';
+/** The serviceability SOAP services (`/perfmonservice2/services/PerfmonService`...), on every VOS node. */
+const SERVICEABILITY = /^\/[A-Za-z]+2?\/services\/[A-Za-z0-9]+$/;
 
 /** `"CUCM:DB ver=15.0 getPhone"` → version and operation. */
 function soapAction(req: IncomingMessage): { version: string; operation: string } {
@@ -46,13 +48,14 @@ export function hostileHandler(
       o.xml &&
       !o.toolkit &&
       req.method === 'POST' &&
-      (path === '/axl' || path === '/axl/' || path === RIS_PATH)
+      (path === '/axl' || path === '/axl/' || path === RIS_PATH || SERVICEABILITY.test(path))
     ) {
       await drain(req);
       const { version, operation } = soapAction(req);
       const fault = o.xmlInFault === true;
+      // A serviceability service gets RisPort's answer: what matters is its DOCTYPE, not its shape.
       const body =
-        path === RIS_PATH
+        path === RIS_PATH || SERVICEABILITY.test(path)
           ? risAnswer(o.xml, target, fault)
           : axlAnswer(o.xml, target, version, operation, fault);
       switches.stats.attacksServed++;

@@ -67,7 +67,8 @@ export interface HugeAnswer {
 
 export interface HostileOptions {
   /**
-   * SOAP answers of AXL (CUCM, IM&P) and RisPort70, and the RisPort70 WSDL, carry this DOCTYPE; with
+   * SOAP answers of AXL (CUCM, IM&P), RisPort70 and the serviceability services (PerfMon...), and the
+   * RisPort70 WSDL, carry this DOCTYPE; with
    * `toolkit: 'schema-doctype'` only the toolkit's schema does.
    */
   xml?: XmlAttack;

@@ -16,6 +16,9 @@ import { subscriberNames } from '../scale/cucm.ts';
 import { applyImpScale } from '../scale/imp.ts';
 import { pkidSource } from '../scale/random.ts';
 import type { ImpState } from './state.ts';
+import { authenticateAppUser } from '../cucm/db/credentials.ts';
+import { AXL_GROUP } from '../cucm/axl/endpoint.ts';
+import { serviceabilityServices } from '../serviceability/services.ts';
 
 export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
   const { opts } = ctx;
@@ -45,6 +48,19 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
     db,
     httpsSlot: PORT_SLOTS.impHttps,
     sshSlot: PORT_SLOTS.impSsh,
+    // The lab's IM&P has no RealtimeAndTraceCollection group: its AXL application user stands in.
+    serviceability: {
+      authenticate: (user, password) => authenticateAppUser(db, user, password, AXL_GROUP) !== undefined,
+      services: serviceabilityServices({
+        product: 'imp',
+        node: IMP_NODE,
+        clusterNodes: () => [IMP_NODE],
+        bootedAt: Date.now() - facts.uptimeDays * 86_400_000,
+        perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        services: facts.services,
+        aliases: [`${facts.hostname}.${facts.domain}`, facts.ip],
+      }),
+    },
     handler: () => async (req, res) => {
       const { path } = requestPath(req);
       if (path === '/axl' || path === '/axl/') return axl(req, res);

@@ -2,10 +2,10 @@
 export interface RequestRecord {
   time: string;
   node: string;
-  service: 'axl' | 'ris' | 'toolkit' | 'cupi' | 'phone';
+  service: 'axl' | 'ris' | 'toolkit' | 'cupi' | 'phone' | 'serviceability';
   method: string;
   path: string;
-  /** AXL or RIS operation, CUPI resource path. */
+  /** AXL or RIS operation, CUPI resource path; `<Service>.<operation>` for a serviceability API. */
   operation?: string;
   user?: string;
   status: number;

@@ -1,6 +1,9 @@
 import { CUCM_PUBLISHER, CUCM_SUBSCRIBER, IMP_NODE } from '../cucm/topology.ts';
 import type { Database } from '../informix/database.ts';
 import type { LabSeeding, Weaknesses } from '../weaknesses/index.ts';
+import { serviceSpec } from './service-catalogue.ts';
+import type { NodeServices, ServiceLine } from './services.ts';
+import { nodeServices } from './services.ts';
 import type { VosProduct } from './state.ts';
 
 /** A node as `show network cluster` lists it (role and the product's service name there). */
@@ -45,8 +48,8 @@ export interface NodeFacts {
   gateway: string;
   dns: string;
   domain: string;
-  /** Service name, state, and a note such as "Service Not Activated". */
-  services: [string, 'STARTED' | 'STOPPED', string?][];
+  /** The node's services, live: the CLI and ControlCenterServices read and change the same table. */
+  services: NodeServices;
   /** Own certificates: name and description for `show cert list own`. */
   certs: [string, string][];
   /** Servers `utils dbreplication runtimestate` lists: name and IP (read when asked, like `cluster`). */
@@ -63,6 +66,10 @@ export interface NodeFacts {
   listFiles?(partition: string, dir: string, now: Date): LabFile[] | undefined;
   /** The backups `utils disaster_recovery history backup` lists (lab/vos/drf.ts keeps them and the logs agreeing). */
   drfHistory?(now: Date): BackupRecord[];
+  /** The last job `utils disaster_recovery status backup` reports, from the same runs. */
+  drfLastJob?(now: Date): DrfJob | undefined;
+  /** The schedules `utils disaster_recovery schedule list` shows. */
+  drfSchedules?(now: Date): DrfSchedule[];
   /** Unity Connection: the unitydirdb views `show cuc dbview list` and `run cuc dbquery` read (lab/cuc/unitydirdb.ts). */
   unitydirdb?: UnityDirDb;
 }
@@ -89,6 +96,20 @@ export interface BackupRecord {
   type: 'SCHEDULED' | 'MANUAL';
 }
 
+/** The last backup job as the DRF master keeps it: one row per component, each with its log. */
+export interface DrfJob {
+  /** The tar's name without `.tar`, as the status prints it. */
+  tar: string;
+  result: 'SUCCESS' | 'ERROR';
+  components: { server: string; component: string; result: 'SUCCESS' | 'ERROR'; at: Date; log: string }[];
+}
+
+export interface DrfSchedule {
+  name: string;
+  device: string;
+  enabled: boolean;
+}
+
 /** One file in a `file list` answer. */
 export interface LabFile {
   name: string;
@@ -96,7 +117,7 @@ export interface LabFile {
   modified: Date;
 }
 
-const SYSTEM_SERVICES: NodeFacts['services'] = [
+const SYSTEM_SERVICES: ServiceLine[] = [
   ['System SSH', 'STARTED'],
   ['Cluster Manager', 'STARTED'],
   ['A Cisco DB', 'STARTED'],
@@ -123,10 +144,15 @@ const SYSTEM_SERVICES: NodeFacts['services'] = [
   ['SNMP Master Agent', 'STARTED'],
 ];
 
-function cucmServices(w: Weaknesses): NodeFacts['services'] {
+function cucmServices(w: Weaknesses): ServiceLine[] {
   const weak = w.has('cucm-security-services-off');
   return [
-    ...SYSTEM_SERVICES,
+    // The audit log is written by the Cisco Audit Event Service: stopped, nothing is audited.
+    ...SYSTEM_SERVICES.map((s): ServiceLine =>
+      s[0] === 'Cisco Audit Event Service' && w.has('cucm-audit-log-off')
+        ? [s[0], 'STOPPED', 'Commanded Out of Service']
+        : s,
+    ),
     ['Cisco AXL Web Service', 'STARTED'],
     ['Cisco Bulk Provisioning Service', 'STARTED'],
     ['Cisco CAR DB', 'STARTED'],
@@ -152,7 +178,7 @@ function cucmServices(w: Weaknesses): NodeFacts['services'] {
 }
 
 /** IM&P: XMPP federation is in use; the weak profile also runs two services nothing here needs. */
-const impServices = (w: Weaknesses): NodeFacts['services'] => {
+const impServices = (w: Weaknesses): ServiceLine[] => {
   const weak = w.has('imp-unneeded-services');
   return [
     ...SYSTEM_SERVICES,
@@ -186,8 +212,8 @@ const impServices = (w: Weaknesses): NodeFacts['services'] => {
  * Unity Connection. Weak: the audit event service stopped, and the Platform Administrative Web Service
  * (only Prime Collaboration Deployment needs it) left running; hardened: audit on, that service off.
  */
-const cucServices = (w: Weaknesses): NodeFacts['services'] => [
-  ...SYSTEM_SERVICES.map((s): NodeFacts['services'][number] =>
+const cucServices = (w: Weaknesses): ServiceLine[] => [
+  ...SYSTEM_SERVICES.map((s): ServiceLine =>
     s[0] === 'Cisco Audit Event Service' && w.has('cuc-audit-stopped')
       ? [s[0], 'STOPPED', 'Commanded Out of Service']
       : s[0] === 'Platform Administrative Web Service' && !w.has('cuc-paws-running')
@@ -305,6 +331,9 @@ export function nodeFacts(
     hardware: HARDWARE,
   };
   const cluster = (): ClusterNode[] => cucmCluster(callManagers());
+  const bootedAt = Date.now() - base.uptimeDays * 86_400_000;
+  const services = (p: VosProduct, lines: ServiceLine[]): NodeServices =>
+    nodeServices(p, lines, serviceSpec, bootedAt);
   // The weak publisher's CallManager service crashed once (a core dump waits for TAC); elsewhere none.
   // Not a security weakness: it follows the profile.
   const coreAt = new Date(Date.UTC(2025, 10, 3, 14, 22, 41));
@@ -320,7 +349,7 @@ export function nodeFacts(
         activeVersion: '15.0.1.11900-40',
         inactiveVersion: '14.0.1.13900-155',
         ip: cluster().find((n) => n.name === hostname)?.ip ?? '10.10.20.1',
-        services: cucmServices(w),
+        services: services('cucm', cucmServices(w)),
         replicationServers: () =>
           cluster()
             .filter((n) => n.product === 'callmanager')
@@ -335,7 +364,7 @@ export function nodeFacts(
         activeVersion: '15.0.1.10000-12',
         inactiveVersion: '14.0.1.13900-7',
         ip: '10.10.20.5',
-        services: impServices(w),
+        services: services('imp', impServices(w)),
         replicationServers: () => [[hostname, '10.10.20.5']],
         cluster,
         coreFiles: [],
@@ -347,7 +376,7 @@ export function nodeFacts(
         activeVersion: '15.0.1.10000-1',
         inactiveVersion: '14.0.1.13900-11',
         ip: '10.10.20.8',
-        services: cucServices(w),
+        services: services('cuc', cucServices(w)),
         replicationServers: () => [[hostname, '10.10.20.8']],
         // Unity Connection is a cluster of its own (a publisher, here without a subscriber).
         cluster: () => [{ name: hostname, ip: '10.10.20.8', role: 'Publisher', product: 'cuc' }],

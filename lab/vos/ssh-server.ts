@@ -24,6 +24,8 @@ export interface SshNodeOptions {
   /** When the served tomcat certificate began to be valid, and its serial (hex). */
   tomcatNotBefore?: Date;
   tomcatSerial?: string;
+  /** The served tomcat certificate itself, which `show cert own tomcat` prints after its fields. */
+  tomcatCertPem?: string;
   /** The hostile mode's hold on shells (a shell without prompt, commands without answer). */
   hostile?: ShellGuard;
 }
@@ -103,6 +105,7 @@ export async function startSshNode(o: SshNodeOptions): Promise<SshListener> {
               tomcatNotAfter: o.tomcatNotAfter,
               ...(o.tomcatNotBefore ? { tomcatNotBefore: o.tomcatNotBefore } : {}),
               ...(o.tomcatSerial ? { tomcatSerial: o.tomcatSerial } : {}),
+              ...(o.tomcatCertPem ? { tomcatCertPem: o.tomcatCertPem } : {}),
               ...(o.db ? { db: o.db } : {}),
             },
             loginDelayMs: o.loginDelayMs,

@@ -10,7 +10,8 @@ const w = (id: string, description: string, check: string): SeededWeakness => ({
 /**
  * What the weak profile seeds on the lab's CUC node (the hardened profile seeds none of it). Where it is
  * seeded: lab/vos/node-os.ts (OS settings, `utils ntp status`), lab/vos/facts.ts (services, certificates),
- * lab/cuc/seed.ts (directory: policies, PINs, roles, restriction tables, API settings), lab/cuc/drf.ts
+ * lab/cuc/seed.ts (directory: policies, PINs, roles, restriction tables, API settings),
+ * lab/cuc/cupi/lists-and-coses.ts (classes of service), lab/cuc/drf.ts
  * (backups).
  */
 export const CUC_WEAKNESSES: readonly SeededWeakness[] = [
@@ -71,5 +72,10 @@ export const CUC_WEAKNESSES: readonly SeededWeakness[] = [
     'cuc-cumi-secure-attachments',
     'CUMI clients may fetch the recordings of secure messages (API Settings).',
     'CUC-API-05',
+  ),
+  w(
+    'cuc-web-inbox-enabled',
+    'The Voice Mail User COS grants the Web Inbox (the exposure condition of CVE-2026-20035).',
+    'CUC-API-06',
   ),
 ];

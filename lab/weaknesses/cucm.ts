@@ -61,7 +61,7 @@ export const CUCM_WEAKNESSES: readonly SeededWeakness[] = [
     'phones reach international route patterns without a forced authorization code',
   ),
   w('cucm-offnet-transfer', 'CUCM-TOLL-03', 'off-net to off-net transfer not blocked'),
-  w('cucm-audit-log-off', 'CUCM-LOG-01', 'application audit log disabled'),
+  w('cucm-audit-log-off', 'CUCM-LOG-01', 'Cisco Audit Event Service stopped: the audit log is not written'),
   w('cucm-cdr-off', 'CUCM-LOG-02', 'CDR Enabled Flag false on both call-processing nodes'),
   w('cucm-no-backup', 'CUCM-BKP-01', 'no DRF backup ever run'),
   w('cucm-ntp-unsynchronised', 'CUCM-OS-02', 'publisher clock not synchronised to its NTP server'),
@@ -75,15 +75,23 @@ export const CUCM_WEAKNESSES: readonly SeededWeakness[] = [
     listedOnly: true,
   },
   // Hardening controls (lab/cucm/seed-hardening.ts, lab/vos/node-hardening.ts).
-  w('cucm-phone-web-access', 'CUCM-PHONE-03', 'phones serve their web page (webAccess enabled)'),
-  w('cucm-phone-settings-access', 'CUCM-PHONE-04', 'phone Settings menu fully open (settingsAccess enabled)'),
-  w('cucm-phone-pc-port', 'CUCM-PHONE-05', 'phone PC ports enabled'),
+  w(
+    'cucm-phone-web-access',
+    'CUCM-PHONE-03',
+    'Standard Common Phone Profile lets phones serve their web page (webAccess enabled)',
+  ),
+  w(
+    'cucm-phone-settings-access',
+    'CUCM-PHONE-04',
+    'Standard Common Phone Profile opens the phone Settings menu fully (settingsAccess enabled)',
+  ),
+  w('cucm-phone-pc-port', 'CUCM-PHONE-05', 'Standard Common Phone Profile enables the phone PC port'),
   w(
     'cucm-phone-span-to-pc',
     'CUCM-PHONE-06',
     'Standard Common Phone Profile spans phone traffic to the PC port',
   ),
-  w('cucm-phone-garp', 'CUCM-PHONE-07', 'phones accept gratuitous ARP'),
+  w('cucm-phone-garp', 'CUCM-PHONE-07', 'Standard Common Phone Profile lets phones accept gratuitous ARP'),
   w(
     'cucm-ldap-auth-no-tls',
     'CUCM-LDAP-01',

@@ -9,6 +9,12 @@ import getVersion from './tools/get-version.ts';
 import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
+import drfStatus from './tools/drf-status.ts';
+import certList from './tools/cert-list.ts';
+import perfmonListCounters from './tools/perfmon-list-counters.ts';
+import perfmonQuery from './tools/perfmon-query.ts';
+import serviceStatus from './tools/service-status.ts';
+import serviceControl from './tools/service-control.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
@@ -38,6 +44,12 @@ export default definePlugin<CucShared>({
     cupiList,
     cupiCall,
     osRunCommand,
+    drfStatus,
+    certList,
+    perfmonListCounters,
+    perfmonQuery,
+    serviceStatus,
+    serviceControl,
     checkConnectivity,
   ],
   prompts: cucAuditPrompts,

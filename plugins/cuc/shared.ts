@@ -1,11 +1,16 @@
 import { toolsFor, type PluginServices } from '../../kernel/sdk/index.ts';
 import type { VosState } from '../_shared/tools/plugin-state.ts';
+import type { ServiceabilityState } from '../_shared/serviceability/state.ts';
+import { createServiceabilityState } from '../_shared/serviceability/state.ts';
 import { requestOptionsOf } from '../_shared/axl/transport.ts';
 import { shellPoolOptions, VosShellPool } from '../_shared/vos/shell-pool.ts';
 import { CupiClients } from './cupi/cupi-clients.ts';
 
-/** What the Unity Connection tools share: CUPI sessions (JSESSIONID reuse) and VOS CLI shells. */
-export interface CucShared extends VosState {
+/**
+ * What the Unity Connection tools share: CUPI sessions (JSESSIONID reuse), VOS CLI shells and the
+ * serviceability SOAP client.
+ */
+export interface CucShared extends VosState, ServiceabilityState {
   cupi: CupiClients;
 }
 
@@ -15,6 +20,7 @@ export function setupCuc(services: PluginServices): CucShared {
   return {
     cupi: new CupiClients(requestOptionsOf(io, addresses)),
     shells: new VosShellPool(shellPoolOptions(io, addresses)),
+    ...createServiceabilityState('cuc', io, addresses),
   };
 }
 

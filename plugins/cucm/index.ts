@@ -12,6 +12,12 @@ import listAxlOperations from './tools/list-axl-operations.ts';
 import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
+import drfStatus from './tools/drf-status.ts';
+import certList from './tools/cert-list.ts';
+import perfmonListCounters from './tools/perfmon-list-counters.ts';
+import perfmonQuery from './tools/perfmon-query.ts';
+import serviceStatus from './tools/service-status.ts';
+import serviceControl from './tools/service-control.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
@@ -49,6 +55,12 @@ export default definePlugin<CucmShared>({
     downloadRisToolkit,
     risportQuery,
     osRunCommand,
+    drfStatus,
+    certList,
+    perfmonListCounters,
+    perfmonQuery,
+    serviceStatus,
+    serviceControl,
     checkConnectivity,
     phoneStoreCredentials,
     phoneUpdateCredentials,

@@ -7,10 +7,12 @@ import {
 import { requestOptionsOf } from '../_shared/axl/transport.ts';
 import { closeAxlVosState, createAxlVosState, productSchemaRoot } from '../_shared/tools/create-state.ts';
 import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
+import type { ServiceabilityState } from '../_shared/serviceability/state.ts';
+import { createServiceabilityState } from '../_shared/serviceability/state.ts';
 import { RisService } from './ris/ris-service.ts';
 
 /** What the CUCM tools share: AXL clients and schema cache, VOS CLI shells, the RisPort70 client. */
-export interface CucmShared extends AxlState, VosState {
+export interface CucmShared extends AxlState, VosState, ServiceabilityState {
   ris: RisService;
   /** The NODE_* settings, for the phone screenshots (unset: the transport's defaults). */
   nodeIo?: NodeIoSettings;
@@ -23,6 +25,7 @@ export function setupCucm(services: PluginServices): CucmShared {
   const addresses = services.kernel.nodeAddresses;
   return {
     ...createAxlVosState('cucm', services.dirs.schemaCache, io, addresses),
+    ...createServiceabilityState('cucm', io, addresses),
     ris: new RisService({
       schemaCache: productSchemaRoot(services.dirs.schemaCache, 'cucm'),
       downloadTool: 'cucm_download_ris_toolkit',

@@ -2,6 +2,7 @@
 // license for all products, and real MCP clients for the admin, operator and auditor profiles. The
 // lab's credentials are stored through the product tools themselves, as an operator would.
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { startTestLab } from '../lab/helpers.ts';
 import type { Lab, LabNodeInfo, LabOptions, LabProduct } from '../../lab/index.ts';
 import { labNode, labTlsPin } from '../../lab/index.ts';
@@ -56,6 +57,14 @@ export interface StackOptions {
   extraPluginDirs?: string[];
 }
 
+// Stacks still running when a test file ends: a `before` hook that failed half-way leaves its stack
+// unassigned, so the file's own `after(() => s.stop())` cannot stop it, and its open servers would keep
+// the file's process (and `npm test`) alive for ever. The root hook stops whatever is left.
+const running = new Set<() => Promise<void>>();
+after(async () => {
+  for (const stop of [...running]) await stop().catch(() => undefined);
+});
+
 export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
   const lab = await startTestLab(o.lab ?? {});
   const state = o.stateDir ? { dir: o.stateDir, cleanup: () => undefined } : tempStateDir('ucmcp-stack-');
@@ -88,6 +97,16 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
     for (const r of ROLES) mcp[r] = await connectMcp(kernel, startupToken(kernel.stateDir, `${r}1`));
     const scoped = await connectMcp(kernel, startupToken(kernel.stateDir, 'scoped1'));
     const call = (role: Role, tool: string, args: Record<string, unknown> = {}) => mcp[role].call(tool, args);
+    let stopped: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopped ??= (async () => {
+        running.delete(stop);
+        for (const c of [...Object.values(mcp), scoped]) await c.close().catch(() => undefined);
+        await kernel.stop();
+        await lab.stop();
+        state.cleanup();
+      })());
+    running.add(stop);
     return {
       lab,
       k: kernel,
@@ -120,12 +139,7 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
         const s = r.structuredContent as { error: string; message: string };
         return { error: s.error, message: s.message };
       },
-      async stop() {
-        for (const c of [...Object.values(mcp), scoped]) await c.close().catch(() => undefined);
-        await kernel.stop();
-        await lab.stop();
-        state.cleanup();
-      },
+      stop,
     };
   } catch (err) {
     await k?.stop().catch(() => undefined);

@@ -89,6 +89,8 @@ describe('lab HTTPS certificates', () => {
         DEMO_CREDENTIALS.os.user,
         DEMO_CREDENTIALS.os.password,
       );
+      // The answer now carries the certificate itself: longer than a page with pagination on.
+      await cli.run('set cli pagination off');
       const out = await cli.run('show cert own tomcat/tomcat.pem');
       const list = await cli.run('show cert list own');
       cli.close();
@@ -107,6 +109,9 @@ describe('lab HTTPS certificates', () => {
       );
       assert.ok(out.includes(`Validity From: ${vosDate(new Date(cert.validFrom))}`), out);
       assert.ok(out.includes(`To:   ${vosDate(new Date(cert.validTo))}`), out);
+      // ... and the certificate it serves, byte for byte (what the *_cert_list tools read).
+      const pem = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(out)?.[0] ?? '';
+      assert.equal(new X509Certificate(pem).fingerprint256, cert.fingerprint256, out);
     }
   });
 

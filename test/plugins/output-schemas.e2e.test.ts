@@ -186,6 +186,17 @@ describe('tool results against their output schemas, through real clients and th
     await ok('admin', 'cucm_download_ris_toolkit', host);
     await ok('admin', 'cucm_risport_query', host);
     await ok('admin', 'cucm_os_run_command', { ...host, command: 'show myself' });
+    await ok('admin', 'cucm_drf_status', host);
+    await ok('admin', 'cucm_cert_list', { ...host, all_nodes: true, trust: true });
+    await ok('admin', 'cucm_perfmon_list_counters', { ...host, object: 'Memory' });
+    await ok('admin', 'cucm_perfmon_query', { ...host, object: 'Cisco CallManager' });
+    await ok('admin', 'cucm_service_status', { ...host, with_specifications: true });
+    await ok('admin', 'cucm_service_control', {
+      ...host,
+      action: 'restart',
+      services: ['Cisco Tftp'],
+      confirm: true,
+    });
     await ok('admin', 'cucm_phone_screenshot', { host: phone.name });
     await ok('admin', 'cucm_phone_delete_credentials', { host: phone.name });
     await ok('admin', 'cucm_os_delete_credentials', host);
@@ -221,6 +232,17 @@ describe('tool results against their output schemas, through real clients and th
     await ok('admin', 'imp_list_axl_operations', {});
     await ok('admin', 'imp_axl_call', { ...ih, operation: 'getCCMVersion' });
     await ok('admin', 'imp_os_run_command', { ...ih, command: 'show status' });
+    await ok('admin', 'imp_drf_status', ih);
+    await ok('admin', 'imp_cert_list', ih);
+    await ok('admin', 'imp_perfmon_list_counters', ih);
+    await ok('admin', 'imp_perfmon_query', { ...ih, object: 'Cisco XCP CM' });
+    await ok('admin', 'imp_service_status', ih);
+    await ok('admin', 'imp_service_control', {
+      ...ih,
+      action: 'restart',
+      services: ['Cisco Presence Engine'],
+      confirm: true,
+    });
     await ok('admin', 'imp_os_delete_credentials', ih);
     await ok('admin', 'imp_delete_credentials', ih);
 
@@ -250,6 +272,17 @@ describe('tool results against their output schemas, through real clients and th
     await ok('admin', 'cuc_cupi_list', { ...ch, resource: 'users' });
     await ok('admin', 'cuc_cupi_call', { ...ch, method: 'GET', path: '/vmrest/users' });
     await ok('admin', 'cuc_os_run_command', { ...ch, command: 'show status' });
+    await ok('admin', 'cuc_drf_status', ch);
+    await ok('admin', 'cuc_cert_list', ch);
+    await ok('admin', 'cuc_perfmon_list_counters', ch);
+    await ok('admin', 'cuc_perfmon_query', { ...ch, object: 'Memory' });
+    await ok('admin', 'cuc_service_status', ch);
+    await ok('admin', 'cuc_service_control', {
+      ...ch,
+      action: 'restart',
+      services: ['Connection Mixer'],
+      confirm: true,
+    });
     await ok('admin', 'cuc_os_delete_credentials', ch);
     await ok('admin', 'cuc_delete_credentials', ch);
   });
@@ -271,7 +304,7 @@ describe('tool results against their output schemas, through real clients and th
 
   it('every tool was checked, and the kernel found no result off its schema', () => {
     const all = [...schemas.keys()].sort();
-    assert.equal(all.length, 63);
+    assert.equal(all.length, 81);
     assert.deepEqual(
       all.filter((t) => !checked.has(t)),
       [],

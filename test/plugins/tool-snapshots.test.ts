@@ -36,7 +36,10 @@ describe('tool definition snapshots', () => {
         t.name,
       );
       assert.match(t.name, /^[a-z0-9_]{1,64}$/);
-      assert.match(t.access, /^(minProfile:(auditor|operator|admin)|allowlist:(axl|ris|ssh|cupi))$/);
+      assert.match(
+        t.access,
+        /^(minProfile:(auditor|operator|admin)|allowlist:(axl|ris|ssh|cupi|serviceability))$/,
+      );
       assert.equal(t.inputSchema.type, 'object', t.name);
     }
   });

@@ -4,11 +4,13 @@
 // DisplayName, LocationObjectId, PartitionObjectId, DistributionListMembersURI, ...; "Class of Service
 // (COS)": Coses/Cos with DisplayName, MaxMsgLength, MaxGreetingLength, MovetoDeleteFolder, ...). The
 // two lists and two classes are the defaults those pages show (undeliverablemessages,
-// allvoicemailusers; Voice Mail User COS, System).
+// allvoicemailusers; Voice Mail User COS, System). Both classes deny the Web Inbox (AccessVmi) unless the
+// weakness cuc-web-inbox-enabled is seeded: a real node grants it by default, the lab's baseline is hardened.
 import { randomUUID } from 'node:crypto';
+import type { Weaknesses } from '../../weaknesses/index.ts';
 import type { CupiObject, CupiStore } from './store.ts';
 
-export function seedListsAndCoses(store: CupiStore): void {
+export function seedListsAndCoses(store: CupiStore, weaknesses: Weaknesses): void {
   const lists = store.define(
     'distributionlists',
     'DistributionLists',
@@ -73,6 +75,6 @@ export function seedListsAndCoses(store: CupiStore): void {
       ...o,
     } as CupiObject);
   };
-  cos('Voice Mail User COS', {});
+  cos('Voice Mail User COS', weaknesses.has('cuc-web-inbox-enabled') ? { AccessVmi: 'true' } : {});
   cos('System', { PersonalAdministrator: 'false', CanRecordName: 'false' });
 }

@@ -71,10 +71,18 @@ export const DIALPLAN_TABLES: readonly TableSchema[] = [
   },
   {
     name: 'commonphoneconfig',
-    // xml: the profile's product-specific configuration (lab/cucm/seed-hardening.ts).
-    columns: ['pkid', 'name', 'description', 'sshuserid', 'xml'],
+    columns: ['pkid', 'name', 'description', 'sshuserid'],
     unique: [['name']],
-    defaults: { description: '', sshuserid: '', xml: '' },
+    defaults: { description: '', sshuserid: '' },
+  },
+  // A common phone profile's product-specific configuration (vendorConfig) as XML, in its own table as on
+  // a real node (lab/cucm/seed-hardening.ts).
+  {
+    name: 'commonphoneconfigxml',
+    columns: ['pkid', 'fkcommonphoneconfig', 'xml'],
+    unique: [['fkcommonphoneconfig']],
+    references: { fkcommonphoneconfig: { table: 'commonphoneconfig', onDelete: 'cascade' } },
+    defaults: { xml: '' },
   },
   {
     name: 'mediaresourcegroup',

@@ -142,8 +142,6 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       'webaccess',
       'srtpallowed',
       'fkcallmanagergroup',
-      // The product-specific configuration (web access, PC port...) as XML, lab/cucm/seed-hardening.ts.
-      'xml',
     ],
     unique: [['name']],
     references: {
@@ -155,12 +153,20 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       fkenduser: { table: 'enduser', onDelete: 'null' },
     },
     // srtpallowed: a SIP trunk's "SRTP Allowed" (AXL srtpAllowed); the lab's column name.
-    defaults: { description: '', webaccess: 't', srtpallowed: 'f', xml: '' },
+    defaults: { description: '', webaccess: 't', srtpallowed: 'f' },
+  },
+  // A SIP trunk's SIP-specific row; its destinations hang off it (siptrunkdestination.fksipdevice), not
+  // off the device: the join public scripts run on real clusters (plugins/cucm/audit/references.ts).
+  {
+    name: 'sipdevice',
+    columns: ['pkid', 'fkdevice'],
+    unique: [['fkdevice']],
+    references: { fkdevice: { table: 'device', onDelete: 'cascade' } },
   },
   {
     name: 'siptrunkdestination',
-    columns: ['pkid', 'fkdevice', 'address', 'port', 'sortorder'],
-    references: { fkdevice: { table: 'device', onDelete: 'cascade' } },
+    columns: ['pkid', 'fksipdevice', 'address', 'port', 'sortorder'],
+    references: { fksipdevice: { table: 'sipdevice', onDelete: 'cascade' } },
   },
   {
     name: 'numplan',

@@ -39,6 +39,50 @@ function run(ctx: CommandContext, args: string[]): CommandOutput {
   return { lines: history(ctx) };
 }
 
+/**
+ * `utils disaster_recovery status backup`: the last job. The CLI reference documents the command
+ * ("utils disaster_recovery status") without its output; the labels and the component rows are the
+ * ones a public parser of the real answer reads (ponchotitlan/ansible_cucm_ssh_module, cucm_ssh.py), the
+ * value after `Status:` is the lab's own wording. No job yet: the message that parser also knows.
+ */
+function status(ctx: CommandContext, args: string[]): CommandOutput {
+  const operation = args[0]?.toLowerCase();
+  if (args.length !== 1 || (operation !== 'backup' && operation !== 'restore'))
+    return failed('Usage: utils disaster_recovery status backup|restore');
+  const job = operation === 'backup' ? ctx.facts.drfLastJob?.(ctx.now) : undefined;
+  if (!job) return { lines: ['drfCliMsg: No backup status available'] };
+  const word = job.result === 'SUCCESS' ? 'SUCCESS :Backup Completed...' : 'ERROR :Backup Failed...';
+  const done = job.components.filter((c) => c.result === 'SUCCESS').length;
+  return {
+    lines: [
+      `Status: ${word}`,
+      `Tar Filename: ${job.tar}`,
+      'Storage Location: NETWORK',
+      'Operation: backup',
+      `Percentage Complete: ${job.result === 'SUCCESS' ? 100 : Math.floor((100 * done) / Math.max(1, job.components.length))}`,
+      ...job.components.map((c) => {
+        const [feature = '', ...rest] = c.component.split('_');
+        return `${feature.toUpperCase()} ${c.server} ${rest.join('_').toUpperCase() || feature.toUpperCase()} ${c.result} ${vosDate(c.at)} ${c.log}`;
+      }),
+    ],
+  };
+}
+
+/** `utils disaster_recovery schedule list`, laid out as the CLI reference's example (tabs, a rule). */
+function schedules(ctx: CommandContext): CommandOutput {
+  return {
+    lines: [
+      'schedule name\tdevice name\tSchedule Status',
+      '-----------------------------------------',
+      ...(ctx.facts.drfSchedules?.(ctx.now) ?? []).map(
+        (s) => `${s.name}\t\t${s.device}\t\t${s.enabled ? 'enabled' : 'disabled'}`,
+      ),
+    ],
+  };
+}
+
 export const DRS_COMMANDS: CliCommand[] = [
   { words: ['utils', 'disaster_recovery', 'history'], takesArgs: true, run: (ctx, args) => run(ctx, args) },
+  { words: ['utils', 'disaster_recovery', 'status'], takesArgs: true, run: (ctx, args) => status(ctx, args) },
+  { words: ['utils', 'disaster_recovery', 'schedule', 'list'], run: (ctx) => schedules(ctx) },
 ];

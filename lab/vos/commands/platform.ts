@@ -96,9 +96,9 @@ function diagnose(ctx: CommandContext): string[] {
   const f = ctx.facts;
   const row = (verdict: 'test' | 'skip', module: string, result: string): string =>
     `${verdict} - ${module.padEnd(20)}: ${result}`;
-  const stopped = f.services.filter(
-    ([, state, note]) => state === 'STOPPED' && note !== 'Service Not Activated',
-  );
+  const stopped = f.services
+    .lines()
+    .filter(([, state, note]) => state === 'STOPPED' && note !== 'Service Not Activated');
   return [
     'Log file: platform/log/diag1.log',
     '',

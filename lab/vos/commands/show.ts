@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import { pairs, vosDate } from './format.ts';
 import type { CliCommand, CommandContext } from './types.ts';
 import { failed } from './types.ts';
@@ -61,26 +61,55 @@ function network(ctx: CommandContext): string[] {
   ];
 }
 
+/** A distinguished name as the CLI prints it, most specific first (`L=RTP, ST=NC, CN=..., C=US`). */
+function cliName(dn: string): string {
+  return dn.split('\n').filter(Boolean).reverse().join(', ');
+}
+
+/**
+ * `show cert own <unit>`: the certificate's fields, then the certificate itself. The tomcat certificate
+ * is the one the node really serves (lab/tls): its serial, names, validity and key are read from it, so
+ * what the CLI says and what a TLS client sees agree (self-signed or issued by the lab CA alike). The
+ * other units are the node's system-generated certificates, described by their fields only, with a
+ * serial stable for the node and unit.
+ */
 function certDetails(ctx: CommandContext, name: string): string[] | undefined {
   const cert = ctx.facts.certs.find(([n]) => n.toLowerCase() === name.toLowerCase());
   if (!cert) return undefined;
   const isTomcat = cert[0] === 'tomcat/tomcat.pem';
+  const served = isTomcat && ctx.tomcatCertPem ? new X509Certificate(ctx.tomcatCertPem) : undefined;
   const from = (isTomcat ? ctx.tomcatNotBefore : undefined) ?? new Date(ctx.now.getTime() - 400 * 86_400_000);
   const to = isTomcat ? ctx.tomcatNotAfter : new Date(ctx.now.getTime() + 1425 * 86_400_000);
-  const subject = `L=RTP, ST=NC, CN=${ctx.facts.hostname}.${ctx.facts.domain}, OU=UC Lab, O=Lab, C=US`;
+  const subject = served
+    ? cliName(served.subject)
+    : `L=RTP, ST=NC, CN=${ctx.facts.hostname}.${ctx.facts.domain}, OU=UC Lab, O=Lab, C=US`;
   const selfSigned = cert[1].startsWith('Self-signed');
+  const issuer = served
+    ? cliName(served.issuer)
+    : selfSigned
+      ? subject
+      : 'CN=UC MCP Lab CA, O=uc-mcp-server lab';
+  const ec = cert[0].includes('ECDSA');
+  const bits = served?.publicKey.asymmetricKeyDetails?.modulusLength ?? (ec ? 384 : 2048);
+  const serial =
+    served?.serialNumber.toLowerCase() ??
+    (isTomcat ? ctx.tomcatSerial : undefined) ??
+    createHash('sha256').update(`${ctx.facts.hostname}/${cert[0]}`).digest('hex').slice(0, 32);
   return [
     '[',
     '  Version: V3',
-    `  Serial Number: ${(isTomcat ? ctx.tomcatSerial : undefined) ?? randomBytes(16).toString('hex')}`,
-    '  SignatureAlgorithm: SHA256withRSA (1.2.840.113549.1.1.11)',
-    `  Issuer Name: ${selfSigned ? subject : 'CN=UC MCP Lab CA, O=uc-mcp-server lab'}`,
+    `  Serial Number: ${serial}`,
+    ec
+      ? '  SignatureAlgorithm: SHA384withECDSA (1.2.840.10045.4.3.3)'
+      : '  SignatureAlgorithm: SHA256withRSA (1.2.840.113549.1.1.11)',
+    `  Issuer Name: ${issuer}`,
     `  Validity From: ${vosDate(from)}`,
     `           To:   ${vosDate(to)}`,
     `  Subject Name: ${subject}`,
-    '  Key: RSA (1.2.840.113549.1.1.1)',
-    '    Key value: 2048 bits',
+    ec ? '  Key: EC (1.2.840.10045.2.1)' : '  Key: RSA (1.2.840.113549.1.1.1)',
+    `    Key value: ${bits} bits`,
     ']',
+    ...(ctx.tomcatCertPem && served ? ctx.tomcatCertPem.trim().split(/\r?\n/) : []),
   ];
 }
 

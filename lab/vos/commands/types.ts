@@ -16,6 +16,8 @@ export interface CommandContext {
   /** When it began to be valid, and its serial (hex): the served certificate's. */
   tomcatNotBefore?: Date;
   tomcatSerial?: string;
+  /** That certificate (PEM), printed by `show cert own tomcat` after its fields. */
+  tomcatCertPem?: string;
   /** This session's automatic pagination (`show cli pagination`); the shell fills it in. */
   pagination?: boolean;
 }

@@ -5,7 +5,7 @@ import { failed } from './types.ts';
 function serviceList(ctx: CommandContext): string[] {
   return [
     'Requesting service status, please wait...',
-    ...ctx.facts.services.map(([name, state, note]) => `${name}[${state}]${note ? ` ${note}` : ''}`),
+    ...ctx.facts.services.lines().map(([name, state, note]) => `${name}[${state}]${note ? ` ${note}` : ''}`),
     `Primary Node =${ctx.facts.product === 'cucm' || ctx.facts.product === 'imp' ? 'true' : 'false'}`,
   ];
 }
@@ -92,23 +92,23 @@ function fips(ctx: CommandContext): string[] {
 
 function restartService(ctx: CommandContext, raw: string): CommandOutput {
   const name = raw.replace(/^\s*utils\s+service\s+restart\s+/i, '').trim();
-  const service = ctx.facts.services.find(([n]) => n.toLowerCase() === name.toLowerCase());
-  if (!service) return failed(`Service "${name}" is not a valid service name.`);
-  if (service[1] === 'STOPPED')
-    return failed(`${service[0]} is not activated; activate it before restarting it.`);
-  ctx.os.serviceRestarts.push(service[0]);
-  ctx.log.write({ node: ctx.os.node, via: 'cli', operation: 'utils service restart', target: service[0] });
+  const { row, restarted } = ctx.facts.services.cliRestart(name);
+  if (!row) return failed(`Service "${name}" is not a valid service name.`);
+  if (!restarted) return failed(`${row.name} is not activated; activate it before restarting it.`);
+  const service = row.name;
+  ctx.os.serviceRestarts.push(service);
+  ctx.log.write({ node: ctx.os.node, via: 'cli', operation: 'utils service restart', target: service });
   return {
     lines: [
       'Do not press Ctrl+C while the service is restarting. If the service has not restarted properly, execute the same command again.',
       'Service Manager is running',
-      `${service[0]}[STOPPING]`,
-      `${service[0]}[STOPPING]`,
+      `${service}[STOPPING]`,
+      `${service}[STOPPING]`,
       'Commanded Out of Service',
-      `${service[0]}[NOTRUNNING]`,
+      `${service}[NOTRUNNING]`,
       'Service Manager is running',
-      `${service[0]}[STARTING]`,
-      `${service[0]}[STARTED]`,
+      `${service}[STARTING]`,
+      `${service}[STARTED]`,
     ],
   };
 }

@@ -16,7 +16,7 @@ const REPORT_NAME = /^[A-Za-z0-9._-]{1,125}\.md$/;
 /** Which rate-limit service a tool call spends (the tools' own `service`). */
 export function serviceOf(tool: string): string {
   if (/_(axl_call|get_version|list_axl_operations)$/.test(tool)) return 'axl';
-  if (tool.endsWith('_os_run_command')) return 'ssh';
+  if (/_(os_run_command|drf_status|cert_list)$/.test(tool)) return 'ssh';
   if (tool.endsWith('_risport_query')) return 'ris';
   if (tool.startsWith('cuc_cupi_') || tool === 'cuc_get_version') return 'cupi';
   return 'default';

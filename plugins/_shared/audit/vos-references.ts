@@ -198,3 +198,52 @@ export function axlSchema(
     confirms,
   };
 }
+
+/**
+ * A public configuration tracker (published on Cisco DevNet Code Exchange) that reads Unified CM's
+ * database through AXL executeSQLQuery: its access-control-group and application-user queries name the
+ * tables and columns of users, groups and roles. The queries run against Unified CM's publisher.
+ */
+export const CUCM_USER_GROUP_SQL: Reference = {
+  document:
+    'usharanig92/Cisco-Unified-Communications-CUCM-Config-Tracker, cucmconfigtracker.py (CUCM configuration tracker over AXL executeSQLQuery)',
+  release: 'Unified CM; commit 154fd15',
+  section: 'access_control_groups_sql, application_users_sql and enterprise_parameters_sql',
+  url: 'https://github.com/usharanig92/Cisco-Unified-Communications-CUCM-Config-Tracker/blob/154fd154bebf5edcbc33e24937096311c9f52bd8/cucmconfigtracker.py',
+  confirms: [
+    'applicationuser.pkid',
+    'applicationuser.name',
+    "applicationuser.isstandard ('f' for an application user the administrator added)",
+    'applicationuserdirgroupmap.fkapplicationuser',
+    'applicationuserdirgroupmap.fkdirgroup',
+    'dirgroup.pkid',
+    'dirgroup.name',
+    'dirgroup.isstandard',
+    'functionroledirgroupmap.fkfunctionrole',
+    'functionroledirgroupmap.fkdirgroup',
+    'functionrole.pkid',
+    'functionrole.name',
+    'processconfig.paramname',
+    'processconfig.paramvalue',
+  ],
+};
+
+/**
+ * A public onboarding script for Unified CM, Unity Connection and IM and Presence nodes: it adds an SNMP
+ * community string over the CLI and checks that `utils snmp config 1/2c community-string list` then
+ * prints it, on each of the three products (the layout of the list's lines is not shown).
+ */
+export const VOS_SNMP_COMMUNITY_SCRIPT: Reference = {
+  document: 'phyllip2004/Tools, Onboarding/ApplyDefaults.py (UC onboarding defaults over the VOS CLI)',
+  release: 'Unified CM, Unity Connection, IM and Presence; commit 78abf35',
+  section: 'set_snmp; cucm_set_defaults, cuc_set_defaults and imp_set_defaults',
+  url: 'https://github.com/phyllip2004/Tools/blob/78abf35f1dd3c25d5b2c2e363b076f7b757c093e/Onboarding/ApplyDefaults.py',
+  confirms: [
+    'utils snmp config 1/2c community-string add',
+    'utils snmp config 1/2c community-string list (prints the configured community strings)',
+    'dirgroup.pkid',
+    'dirgroup.name',
+    'applicationuserdirgroupmap.fkapplicationuser',
+    'applicationuserdirgroupmap.fkdirgroup',
+  ],
+};

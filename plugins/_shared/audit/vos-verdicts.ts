@@ -13,19 +13,38 @@ export function ntpVerdict(out: string): string | undefined {
   return cannotJudge(`NTP synchronisation: unrecognised answer: ${excerpt(out)}`);
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+// The `show cert own` To: parser is shared with the `*_cert_list` tools (plugins/_shared/vos/cert-output.ts).
+export { certNotAfter } from '../vos/cert-output.ts';
+
+/** `utils fips status`: 'off' for NON-FIPS, 'on' for operating in FIPS mode, undefined for anything else. */
+export function fipsState(out: string): 'on' | 'off' | undefined {
+  // NON-FIPS first: "operating in NON-FIPS Mode" must never read as FIPS.
+  if (/\bNON-FIPS\b/i.test(out)) return 'off';
+  return /\boperating in FIPS mode\b/i.test(out) ? 'on' : undefined;
+}
+
+/** `utils fips status` judged: NON-FIPS is a finding, FIPS a pass, any other answer cannot be judged. */
+export function fipsVerdict(out: string): string | undefined {
+  const state = fipsState(out);
+  if (state === 'off') return 'the node operates in NON-FIPS mode';
+  return state === 'on' ? undefined : cannotJudge(`FIPS status: unrecognised answer: ${excerpt(out)}`);
+}
+
+/** What the FIPS checks read: no public text shows the lines `utils fips status` prints. */
+export const FIPS_STATUS_UNVERIFIED =
+  'the command `utils fips status` is documented for the three products (CLI reference, security guides), the lines it prints are not: the check reads "NON-FIPS" as off and "operating in FIPS mode" as on; any other answer leaves it not assessed, never passed.';
 
 /**
- * The `To:` date of `show cert own <file>` (`To:   Wed Dec 02 07:39:25 UTC 2026`), or undefined. A node
- * prints its own time zone (`Tue Mar  9 02:19:31 PDT 2021`); the abbreviation is read as UTC, an error of
- * hours that does not matter to the day-scale thresholds the checks apply.
+ * `show password expiry maximum-age|minimum-age`: the days of `... set to <n> day(s)`, 0 for
+ * `... disabled`, undefined for anything else. A number wins over the word, so a line that names both
+ * is read by its value.
  */
-export function certNotAfter(output: string): Date | undefined {
-  const m =
-    /\bTo:\s+\w{3}\s+(\w{3})\s+(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) [A-Z][A-Za-z0-9+-]{1,5} (\d{4})/.exec(
-      output,
-    );
-  const month = MONTHS.indexOf(m?.[1] ?? '');
-  if (!m || month < 0) return undefined;
-  return new Date(Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])));
+export function passwordAgeDays(out: string): number | undefined {
+  const days = /\bset to (\d+) days?\b/i.exec(out)?.[1];
+  if (days !== undefined) return Number(days);
+  return /\bdisabled\b/i.test(out) ? 0 : undefined;
 }
+
+/** What the password-age checks read: the CLI reference documents the command, not its answer. */
+export const PASSWORD_AGE_UNVERIFIED =
+  'the command `show password expiry maximum-age|minimum-age` is documented (CLI reference, show password expiry), the lines it prints are not: the check reads "set to <n> day(s)" as the age and "disabled" as none; any other answer leaves it not assessed, never passed.';

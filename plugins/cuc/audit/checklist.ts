@@ -7,11 +7,18 @@
 // is read in one call from a unitydirdb view with `run cuc dbquery unitydirdb select ...` (the CLI
 // Reference's way to print rows; `show cuc dbview contents` only writes a CSV file), and joined here
 // with the CUPI list that names the objects. The sources for every name are in references.ts.
-import { certNotAfter, ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+import {
+  FIPS_STATUS_UNVERIFIED,
+  PASSWORD_AGE_UNVERIFIED,
+  fipsVerdict,
+  ntpVerdict,
+  passwordAgeDays,
+} from '../../_shared/audit/vos-verdicts.ts';
 
 export { certNotAfter } from '../../_shared/audit/vos-verdicts.ts';
 import {
   cannotJudge,
+  excerpt,
   outputOf,
   type Check,
   type Checklist,
@@ -19,11 +26,13 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
+import { DRF_HISTORY_REFERENCE, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
 import {
-  DRF_HISTORY_COMMAND,
-  DRF_HISTORY_REFERENCE,
-  judgeBackupHistory,
-} from '../../_shared/audit/drf-history.ts';
+  certExpiry,
+  certListEvidence,
+  certListText,
+  drfStatusEvidence,
+} from '../../_shared/audit/cli-tool-evidence.ts';
 import * as R from './references.ts';
 
 const DAY_MS = 86_400_000;
@@ -51,14 +60,10 @@ const E = {
   ntp: cli('ntp', 'utils ntp status', 'whether the clock is synchronised to an NTP server'),
   tls: cli('tls', 'show tls min-version', 'the lowest TLS version the node accepts'),
   fips: cli('fips', 'utils fips status', 'whether the node runs in FIPS mode'),
-  certs: cli('certs', 'show cert list own', "the node's own certificates and who issued them"),
-  tomcat: cli('tomcat', 'show cert own tomcat/tomcat.pem', 'validity dates of the web (tomcat) certificate'),
+  // Parsed by cuc_cert_list: the list (who issued each) and each certificate's validity, one call.
+  certs: certListEvidence('cuc', 'certs'),
   services: cli('services', 'utils service list', 'which services run and which are not activated'),
-  drf: cli(
-    'drf',
-    DRF_HISTORY_COMMAND,
-    'the Disaster Recovery System backup history: each run, when it completed and whether it succeeded',
-  ),
+  drf: drfStatusEvidence('cuc', 'drf'),
   // Named columns only: a credential view also holds each PIN's and password's hash, never read.
   credentials: cli(
     'credentials',
@@ -82,6 +87,11 @@ const E = {
   ),
   users: cupiList('users', 'users', 'every user: alias, extension and creation time'),
   tables: cupiList('tables', 'restrictiontables', 'restriction tables: names, minimum and maximum digits'),
+  coses: cupiList(
+    'coses',
+    'coses',
+    'every class of service: its name and whether it grants the Web Inbox (AccessVmi)',
+  ),
   cumi: {
     id: 'cumi',
     tool: 'cuc_cupi_list',
@@ -132,6 +142,31 @@ export function dbRows(output: string): Row[] {
     .map((l) => Object.fromEntries(columns.map((c, i) => [c, cut(l, i)])));
 }
 
+/**
+ * The rows of a `run cuc dbquery` answer when it is a result naming every column asked for, [] for "No
+ * records found", and undefined for anything else: an SQL error (a view or column name the node does
+ * not have) or an answer in another form. The caller then does not judge, so an unknown name is never
+ * read as an empty, passing result.
+ */
+export function dbAnswer(r: EvidenceResult | undefined, columns: readonly string[]): Row[] | undefined {
+  const output = outputOf(r);
+  const rows = dbRows(output);
+  if (rows.length === 0) return /^\s*No records found\s*$/im.test(output) ? [] : undefined;
+  const first = rows[0] ?? {};
+  return columns.every((c) => c in first) ? rows : undefined;
+}
+
+/** The columns each dbquery evidence call selects: an answer without them is not judged. */
+const CREDENTIAL_COLUMNS = [
+  'userobjectid',
+  'credentialtype',
+  'credmustchange',
+  'doesntexpire',
+  'timechanged',
+];
+const ROLE_COLUMNS = ['userobjectid', 'alias', 'rolename'];
+const PATTERN_COLUMNS = ['restrictiontableobjectid', 'sequencenumber', 'blocked', 'numberpattern'];
+
 /** A unitydirdb time stamp (`2025-10-18 07:39:58.265`, UTC) or a CUPI one, as milliseconds. */
 function timeOf(stamp: string | undefined): number {
   const m = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/.exec(stamp ?? '');
@@ -171,10 +206,14 @@ function usersById(r: EvidenceResult | undefined): Map<string, Row> {
   return new Map(itemsOf(r).map((u) => [u.ObjectId ?? '', u]));
 }
 
-/** PIN credentials (credential type 4) from vw_credential. */
-function pinRows(r: EvidenceResult | undefined): Row[] {
-  return dbRows(outputOf(r)).filter((c) => c.credentialtype === '4');
+/** PIN credentials (credential type 4) from vw_credential; undefined when the answer is not a result. */
+function pinRows(r: EvidenceResult | undefined): Row[] | undefined {
+  return dbAnswer(r, CREDENTIAL_COLUMNS)?.filter((c) => c.credentialtype === '4');
 }
+
+const UNREAD_CREDENTIALS = cannotJudge(
+  'the vw_credential answer is not a result with the columns asked for (an SQL error or another form)',
+);
 
 /** A voicemail user: has an extension (admin-only accounts have none). */
 const hasMailbox = (u: Row | undefined): boolean => (u?.DtmfAccessId ?? '').trim() !== '';
@@ -224,6 +263,10 @@ export function tablesAllowing(
     })
     .map((t) => t.DisplayName ?? '?');
 }
+
+const UNREAD_PATTERNS = cannotJudge(
+  'the vw_restrictionpattern answer is not a result with the columns asked for (an SQL error or another form)',
+);
 
 /** Lines of `utils service list` as name to state (`STARTED`, `STOPPED`). */
 function serviceStates(output: string): Map<string, string> {
@@ -281,7 +324,8 @@ const TOPICS: Topic[] = [
     summary:
       'CUPI, the provisioning REST API under /vmrest, accepts any account with an administrator role over HTTP Basic authentication, with no second factor, from anywhere that can reach the web port. Its protection is therefore the web-application password policy: long passwords, a lockout after repeated failures so the API cannot be used to guess them, and expiry and history so a leaked password does not stay valid for ever. ' +
       "Limit which networks reach the node's HTTPS port and give integrations their own accounts with the narrowest role that works. " +
-      'CUMI, the messaging API behind Web Inbox and Jabber voicemail, should not hand out the recordings of secure messages, which are meant to stay on the server.',
+      'CUMI, the messaging API behind Web Inbox and Jabber voicemail, should not hand out the recordings of secure messages, which are meant to stay on the server. ' +
+      'Web Inbox, granted per class of service and on by default, is itself web attack surface: Cisco names it as the condition of an unauthenticated server-side request forgery (cisco-sa-unity-rce-ssrf-hENhuASy), so it belongs only in the classes of service whose users need it, on a fixed release.',
   },
   {
     id: 'services',
@@ -323,15 +367,14 @@ const CHECKS: Check[] = [
     condition: 'Password maximum age is disabled, set above 90 days.',
     evaluate: (r) => {
       const out = outputOf(r.maxAge);
-      if (/disabled/i.test(out)) return 'password expiry maximum age is disabled';
-      const days = /set to (\d+) days/i.exec(out)?.[1];
-      if (days === undefined) return cannotJudge(`unrecognised output: ${out.slice(0, 120)}`);
-      return Number(days) > 90 ? `maximum age is ${days} days` : undefined;
+      const days = passwordAgeDays(out);
+      if (days === undefined) return cannotJudge(`unrecognised output: ${excerpt(out)}`);
+      if (days === 0) return 'password expiry maximum age is disabled';
+      return days > 90 ? `maximum age is ${days} days` : undefined;
     },
     severity: 'medium',
     references: [R.CLI_SHOW_PASSWORD_EXPIRY],
-    unverified:
-      "The command `show password expiry maximum-age` is in the CLI Reference (show password), but no public source shows the lines it prints ('... disabled', '... set to N days') that this check reads.",
+    unverified: PASSWORD_AGE_UNVERIFIED,
     remediation:
       'Set a maximum age of 90 days or less with `set password expiry maximum-age 90` (and the user variant for other OS accounts).',
   },
@@ -345,15 +388,13 @@ const CHECKS: Check[] = [
     condition: 'Password minimum age is disabled (0).',
     evaluate: (r) => {
       const out = outputOf(r.minAge);
-      if (/disabled/i.test(out)) return 'password expiry minimum age is disabled';
-      return /set to \d+ days?/i.test(out)
-        ? undefined
-        : cannotJudge(`unrecognised output: ${out.slice(0, 120)}`);
+      const days = passwordAgeDays(out);
+      if (days === undefined) return cannotJudge(`unrecognised output: ${excerpt(out)}`);
+      return days === 0 ? 'password expiry minimum age is disabled' : undefined;
     },
     severity: 'low',
     references: [R.CLI_SHOW_PASSWORD_EXPIRY],
-    unverified:
-      'The command `show password expiry minimum-age` is in the CLI Reference (show password), but no public source shows the lines it prints that this check reads.',
+    unverified: PASSWORD_AGE_UNVERIFIED,
     remediation: 'Set a minimum age of at least one day with `set password expiry minimum-age 1`.',
   },
   {
@@ -393,18 +434,11 @@ const CHECKS: Check[] = [
     title: 'FIPS mode not enabled',
     rationale: 'Outside FIPS mode the node may use cryptography that has not been validated.',
     evidence: [E.fips],
-    condition:
-      'The FIPS status says the system operates in non-FIPS mode (or does not say it runs in FIPS mode).',
-    evaluate: (r) => {
-      const out = outputOf(r.fips);
-      return /NON-FIPS/i.test(out) || !/operating in FIPS mode/i.test(out)
-        ? 'the system is operating in non-FIPS mode'
-        : undefined;
-    },
+    condition: 'The FIPS status says the system operates in NON-FIPS mode.',
+    evaluate: (r) => fipsVerdict(outputOf(r.fips)),
     severity: 'medium',
     references: [R.FIPS_GUIDE],
-    unverified:
-      "`utils fips status` is documented for Unity Connection, but no public source shows the lines it prints ('operating in FIPS mode', 'NON-FIPS') that this check reads.",
+    unverified: FIPS_STATUS_UNVERIFIED,
     remediation:
       'Where policy requires it, plan a maintenance window and run `utils fips enable` on each node (certificates are regenerated and the node reboots).',
   },
@@ -417,7 +451,7 @@ const CHECKS: Check[] = [
     evidence: [E.certs],
     condition: 'The tomcat certificate is listed as self-signed, or is missing from the list.',
     evaluate: (r) => {
-      const line = /^tomcat\/tomcat\.pem:\s*(.*)$/im.exec(outputOf(r.certs));
+      const line = /^tomcat\/tomcat\.pem:\s*(.*)$/im.exec(certListText(r.certs));
       if (!line) return 'tomcat/tomcat.pem is not in the list of own certificates';
       return /self-signed/i.test(line[1] ?? '') ? `tomcat certificate: ${line[1]?.trim() ?? ''}` : undefined;
     },
@@ -431,10 +465,10 @@ const CHECKS: Check[] = [
     topic: 'certificates',
     title: 'Web (tomcat) certificate expires within 30 days',
     rationale: 'An expired tomcat certificate breaks CUPI clients, web access and single sign-on.',
-    evidence: [E.tomcat],
+    evidence: [E.certs],
     condition: 'The tomcat certificate expires in fewer than 30 days (or has expired).',
     evaluate: (r) => {
-      const end = certNotAfter(outputOf(r.tomcat));
+      const end = certExpiry(r.certs, 'tomcat/tomcat.pem');
       if (!end) return cannotJudge('the end of validity of tomcat.pem could not be read');
       const days = Math.floor((end.getTime() - Date.now()) / DAY_MS);
       return days < 30 ? (days < 0 ? `expired ${-days} days ago` : `expires in ${days} days`) : undefined;
@@ -540,7 +574,9 @@ const CHECKS: Check[] = [
       "A user with a mailbox has a PIN last changed within a day of the account's creation and is not required to change it at the next sign-in.",
     evaluate: (r) => {
       const users = usersById(r.users);
-      const stale = pinRows(r.credentials)
+      const pins = pinRows(r.credentials);
+      if (pins === undefined) return UNREAD_CREDENTIALS;
+      const stale = pins
         .filter((c) => c.credmustchange !== '1')
         .map((c) => [users.get(c.userobjectid ?? ''), c] as const)
         .filter(([u, c]) => hasMailbox(u) && timeOf(c.timechanged) - timeOf(u?.CreationTime) < DAY_MS)
@@ -552,7 +588,7 @@ const CHECKS: Check[] = [
     severity: 'critical',
     references: [R.INITIAL_PINS_GUIDE, R.CUPI_USERS, R.CUPI_PIN_SETTINGS, R.CLI_RUN_CUC_DBQUERY],
     unverified:
-      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, CredMustChange, DoesntExpire, TimeChanged), which the CUPI guide confirms, but the view itself is in no public text found (Cisco publishes no unitydirdb data dictionary; the CLI Reference and TAC notes show other vw_ views only). CUPI gives the same flags only per user (/vmrest/users/<id>/credential/pin), which fixed evidence calls cannot make.",
+      "The unitydirdb view `vw_credential` has no public source; its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType 4 = PIN, CredMustChange, TimeChanged), which the CUPI guide confirms. Searched for it: the CLI Reference's `show cuc dbview`/`dbtable` examples (vw_cos, tbl_cos), Cisco TAC notes that run `run cuc dbquery unitydirdb` (vw_user, vw_subscriber, vw_configuration, vw_restrictiontable, vw_restrictionpattern, vw_mailbox, vw_usermailboxmap) and public scripts; none names it, and no public unitydirdb data dictionary was found. CUPI gives the same flags only per user (/vmrest/users/<id>/credential/pin), which fixed evidence calls cannot make. Where the node has no such view or columns, the answer is not a result and the check is not assessed, never passed.",
     remediation:
       'Give each affected mailbox a unique PIN or set "User must change at next sign-in" (the Bulk Password Edit tool does this in bulk), and make the user templates require a change at first sign-in.',
   },
@@ -565,7 +601,9 @@ const CHECKS: Check[] = [
     condition: "A user's voicemail PIN is marked as never expiring.",
     evaluate: (r) => {
       const users = usersById(r.users);
-      const exempt = pinRows(r.credentials)
+      const pins = pinRows(r.credentials);
+      if (pins === undefined) return UNREAD_CREDENTIALS;
+      const exempt = pins
         .filter((c) => c.doesntexpire === '1')
         .map((c) => users.get(c.userobjectid ?? '')?.Alias ?? c.userobjectid ?? '?');
       return exempt.length === 0
@@ -575,7 +613,7 @@ const CHECKS: Check[] = [
     severity: 'medium',
     references: [R.AUTHENTICATION_RULES_GUIDE, R.CUPI_USERS, R.CUPI_PIN_SETTINGS, R.CLI_RUN_CUC_DBQUERY],
     unverified:
-      "The unitydirdb view `vw_credential` has no public source: its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType, DoesntExpire), which the CUPI guide confirms, but the view itself is in no public text found (Cisco publishes no unitydirdb data dictionary; the CLI Reference and TAC notes show other vw_ views only). CUPI gives the same flag only per user (/vmrest/users/<id>/credential/pin), which fixed evidence calls cannot make.",
+      "The unitydirdb view `vw_credential` has no public source; its columns are read under the names of the CUPI Credential object's fields (UserObjectId, CredentialType 4 = PIN, DoesntExpire), which the CUPI guide confirms. Searched for it: the CLI Reference's `show cuc dbview`/`dbtable` examples (vw_cos, tbl_cos), Cisco TAC notes that run `run cuc dbquery unitydirdb` (vw_user, vw_subscriber, vw_configuration, vw_restrictiontable, vw_restrictionpattern, vw_mailbox, vw_usermailboxmap) and public scripts; none names it, and no public unitydirdb data dictionary was found. CUPI gives the same flag only per user (/vmrest/users/<id>/credential/pin), which fixed evidence calls cannot make. Where the node has no such view or columns, the answer is not a result and the check is not assessed, never passed.",
     remediation:
       'Clear "Does not expire" on the PIN settings of these users (CUPI PUT /vmrest/users/<id>/credential/pin with DoesntExpire false) so the PIN policy applies.',
   },
@@ -609,7 +647,12 @@ const CHECKS: Check[] = [
     condition: 'A user with an extension (a mailbox user) holds any role other than Greeting Administrator.',
     evaluate: (r) => {
       const users = usersById(r.users);
-      const held = dbRows(outputOf(r.roles))
+      const roles = dbAnswer(r.roles, ROLE_COLUMNS);
+      if (roles === undefined)
+        return cannotJudge(
+          'the vw_policy answer is not a result with the columns asked for (an SQL error or another form)',
+        );
+      const held = roles
         .filter((p) => hasMailbox(users.get(p.userobjectid ?? '')) && p.rolename !== 'Greeting Administrator')
         .map((p) => `${users.get(p.userobjectid ?? '')?.Alias ?? p.alias ?? '?'} (${p.rolename ?? '?'})`);
       return held.length === 0 ? undefined : `mailbox users with administrator roles: ${listNames(held)}`;
@@ -617,7 +660,7 @@ const CHECKS: Check[] = [
     severity: 'high',
     references: [R.CUPI_USERS, R.CUPI_ROLES, R.CLI_RUN_CUC_DBQUERY],
     unverified:
-      'The unitydirdb view `vw_policy` (one row per role a user holds: userobjectid, alias, rolename) has no public source (Cisco publishes no unitydirdb data dictionary). CUPI confirms the same assignment as `/vmrest/users/<id>/userroles` with RoleName, one request per user, which fixed evidence calls cannot make; the CUPI roles API lists roles and their privileges, not their holders.',
+      "The unitydirdb view `vw_policy` (one row per role a user holds: userobjectid, alias, rolename) has no public source. Searched for it: the CLI Reference's `show cuc dbview`/`dbtable` examples (vw_cos, tbl_cos), Cisco TAC notes that run `run cuc dbquery unitydirdb` (vw_user, vw_subscriber, vw_configuration, vw_restrictiontable, vw_restrictionpattern, vw_mailbox, vw_usermailboxmap) and public scripts; none names it, and no public unitydirdb data dictionary was found. CUPI confirms the same assignment as `/vmrest/users/<id>/userroles` with RoleName, one request per user, which fixed evidence calls cannot make; the CUPI roles API lists roles and their privileges, not their holders. Where the node has no such view or columns, the answer is not a result and the check is not assessed, never passed.",
     remediation:
       'Remove the roles from the mailbox accounts and give the people who administer the system separate administration accounts without mailboxes.',
   },
@@ -724,6 +767,36 @@ const CHECKS: Check[] = [
       'Unless a client that must play secure messages needs it, clear "Allow Access to Secure Message Recordings through CUMI" in System Settings > Advanced > API Settings (CUPI PUT /vmrest/configurationvalues/System.API.CumiAccessSecureMessageAttachments with Value 0).',
   },
   {
+    id: 'CUC-API-06',
+    topic: 'cupi',
+    title: 'Web Inbox granted by a class of service',
+    rationale:
+      'Cisco\'s advisory cisco-sa-unity-rce-ssrf-hENhuASy puts Unity Connection in scope of CVE-2026-20035, an unauthenticated server-side request forgery in the Web Inbox web UI, whenever a class of service has "Allow Users to Use the Web Inbox and RSS Feeds" checked, which is the default. There is no workaround short of the fixed release (14SU5, 15SU4) or Cisco\'s patch file, and an audit cannot tell from the release string whether the patch file is applied, so a class of service that grants Web Inbox is reported as exposure to confirm, whatever the release.',
+    evidence: [E.coses],
+    condition:
+      'A class of service grants the Web Inbox (CUPI AccessVmi true), as the advisory tests it (Class of Service > Licensed Features > Allow Users to Use the Web Inbox and RSS Feeds); every class counts, since the advisory names the predefined Voice Mail User COS and custom ones alike. A class whose AccessVmi the list does not carry leaves the check not assessed.',
+    evaluate: (r) => {
+      const coses = itemsOf(r.coses);
+      if (coses.length === 0) return cannotJudge('no class of service could be read');
+      // The CUPI guide's list example shows only URI, ObjectId and DisplayName: never pass what was not shown.
+      const unread = coses.filter((c) => c.AccessVmi !== 'true' && c.AccessVmi !== 'false');
+      if (unread.length > 0)
+        return cannotJudge(
+          `AccessVmi is not in the list for ${listNames(unread.map((c) => c.DisplayName ?? c.ObjectId ?? '?'))}: read each with GET /vmrest/coses/<id>`,
+        );
+      const granting = coses.filter((c) => c.AccessVmi === 'true').map((c) => c.DisplayName ?? '?');
+      return granting.length === 0
+        ? undefined
+        : `Web Inbox granted by ${granting.length === 1 ? 'class of service' : 'classes of service'} ${listNames(granting)}`;
+    },
+    severity: 'medium',
+    references: [R.ADVISORY_WEB_INBOX_SSRF, R.CUPI_COSES, R.JABBER_VOICEMAIL_COS],
+    unverified:
+      'That CUPI `AccessVmi` is the box "Allow Users to Use the Web Inbox and RSS Feeds" is read from the texts, not shown side by side: the CUPI guide says AccessVmi decides whether users of the class "can use the Cisco Unity Connection Inbox" (a licensed feature) and that a class of service controls "licensed features such as the Cisco Unity Connection Web Inbox (Connection 8.5 and later)"; the advisory names the box under Licensed Features. The guide\'s list example (GET /vmrest/coses) shows only URI, ObjectId and DisplayName; AccessVmi is shown on GET /vmrest/coses/<id>, so where a node\'s list omits it the check is not assessed, never passed.',
+    remediation:
+      'Upgrade to a fixed release (14SU5, 15SU4) or apply the patch file the advisory names, then record the finding as accepted. Where users do not need Web Inbox, clear "Allow Users to Use the Web Inbox and RSS Feeds" in their class of service (CUPI PUT /vmrest/coses/<id> with AccessVmi false); Cisco\'s Jabber voicemail set-up checks this box too, so confirm Jabber voicemail is not in use by those users first.',
+  },
+  {
     id: 'CUC-SVC-01',
     topic: 'services',
     title: 'Platform Administrative Web Service running',
@@ -765,7 +838,7 @@ const CHECKS: Check[] = [
     evidence: [E.drf],
     condition:
       'utils disaster_recovery history backup lists no run with result SUCCESS in the last 8 days (a run that ended in ERROR does not count).',
-    evaluate: (r) => judgeBackupHistory(outputOf(r.drf), 8),
+    evaluate: (r) => judgeDrfStatus(r.drf, 8),
     severity: 'high',
     remediation:
       'Configure a backup device (SFTP) and a daily or at least weekly schedule in Disaster Recovery System, run a backup now and check with `utils disaster_recovery history backup` that it ends in SUCCESS.',
@@ -780,6 +853,7 @@ const CHECKS: Check[] = [
     evidence: [E.tables, E.patterns],
     condition: `A restriction table (other than the alternate-extension tables) lets the international test number ${PROBES.international} through: its length is within the table's digits and the first dial string that matches it is not blocked. The test numbers assume the access code 9 that the shipped tables use; adapt them to the site's dial plan.`,
     evaluate: (r) => {
+      if (dbAnswer(r.patterns, PATTERN_COLUMNS) === undefined) return UNREAD_PATTERNS;
       const open = tablesAllowing(r.tables, r.patterns, PROBES.international);
       return open.length === 0 ? undefined : `international numbers allowed by: ${open.join(', ')}`;
     },
@@ -802,6 +876,7 @@ const CHECKS: Check[] = [
     evidence: [E.tables, E.patterns],
     condition: `A restriction table (other than the alternate-extension tables) lets the long-distance test number ${PROBES.longDistance} through, judged the same way as CUC-RST-01.`,
     evaluate: (r) => {
+      if (dbAnswer(r.patterns, PATTERN_COLUMNS) === undefined) return UNREAD_PATTERNS;
       const open = tablesAllowing(r.tables, r.patterns, PROBES.longDistance);
       return open.length === 0 ? undefined : `long-distance numbers allowed by: ${open.join(', ')}`;
     },

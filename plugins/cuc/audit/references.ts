@@ -238,3 +238,47 @@ export const CUPI_END_USER_SYSTEM_CONFIGURATION: Reference = {
     '/vmrest/systemconfiguration SecureMessageAttachmentDownload',
   ],
 };
+
+/** `/vmrest/coses`: the classes of service and the COS field that grants the (Web) Inbox. */
+export const CUPI_COSES: Reference = {
+  document: CUPI_DOC,
+  release: CUPI_RELEASE,
+  section:
+    'Cisco Unity Connection Provisioning Interface (CUPI) API -- Class of Service (COS) APIs: Classes of Service; Listing the Class of Services; Explanation of Data Fields',
+  url: `${CUPI}/m_cupi-api-class-of-service-apis.html`,
+  confirms: [
+    '/vmrest/coses',
+    'Cos.ObjectId',
+    'Cos.DisplayName',
+    'Cos.AccessVmi (whether users of the COS "can use the Cisco Unity Connection Inbox"; "a licensed feature"; default false)',
+    'a COS "controls user access to licensed features such as the Cisco Unity Connection Web Inbox (Connection 8.5 and later)"',
+    'PUT /vmrest/coses/<cosobjectid>',
+    'Voice Mail User COS',
+  ],
+};
+
+/** Cisco's advisory that names the class-of-service box as the exposure condition of CVE-2026-20035. */
+export const ADVISORY_WEB_INBOX_SSRF: Reference = {
+  document:
+    'Cisco Security Advisory: Cisco Unity Connection Remote Code Execution and Server-Side Request Forgery Vulnerabilities (cisco-sa-unity-rce-ssrf-hENhuASy)',
+  release:
+    '12.5 and earlier, 14, 15 (version 1.0, first published 2026-05-06; first fixed releases 14SU5 and 15SU4)',
+  section: 'Affected Products: Vulnerable Products (Determine Whether Web Inbox Is Enabled); Fixed Software',
+  url: 'https://www.cisco.com/c/en/us/support/docs/csa/cisco-sa-unity-rce-ssrf-hENhuASy.html',
+  confirms: [
+    'Class of Service > Licensed Features > Allow Users to Use the Web Inbox and RSS Feeds',
+    'CVE-2026-20035 affects Unity Connection if Web Inbox is enabled; Web Inbox is enabled by default',
+  ],
+};
+
+/** Jabber's voicemail set-up checks the same class-of-service box: clearing it may cost Jabber voicemail. */
+export const JABBER_VOICEMAIL_COS: Reference = {
+  document: 'Cisco Jabber 11.0 Deployment and Installation Guide',
+  release: '11.0 (updated June 25, 2015)',
+  section: 'Configure Voicemail: Configure Cisco Unity Connection for Use with Cisco Jabber',
+  url: 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/jabber/11_0/CJAB_BK_D657A25F_00_deployment-installation-guide-jabber-110/CJAB_BK_D657A25F_00_deployment-installation-guide-jabber-110_chapter_01000.html',
+  confirms: [
+    'Class of Service: Allow Users to Use the Web Inbox and RSS Feeds',
+    'Allow Users to Use Unified Client to Access Voice Mail',
+  ],
+};

@@ -2,7 +2,13 @@
 // words), and for each check the read-only tool calls that gather its evidence, the condition for a
 // finding in words and as code, its severity and the remediation. The prompt `cucm_security_audit`,
 // the `cucm://security-guide/{chapter}` resources and the scripted audit tests all read this one list.
-import { certNotAfter, ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+import {
+  FIPS_STATUS_UNVERIFIED,
+  PASSWORD_AGE_UNVERIFIED,
+  fipsVerdict,
+  ntpVerdict,
+  passwordAgeDays,
+} from '../../_shared/audit/vos-verdicts.ts';
 import {
   cannotJudge,
   outputOf,
@@ -10,9 +16,11 @@ import {
   type Check,
   type Checklist,
   type EvidenceResult,
+  type Reference,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
-import { DRF_HISTORY_REFERENCE, judgeBackupHistory } from '../../_shared/audit/drf-history.ts';
+import { DRF_HISTORY_REFERENCE, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
+import { certExpiry, certListText } from '../../_shared/audit/cli-tool-evidence.ts';
 import { E, OWN_CERTIFICATES, certCalls, excerpt, incomplete, isTrue, pkidOf, text } from './evidence.ts';
 import { ACCESS_CHECKS } from './checks-access.ts';
 import { ENDPOINT_CHECKS } from './checks-endpoints.ts';
@@ -21,8 +29,13 @@ import { PLATFORM_CHECKS } from './checks-platform.ts';
 import {
   CDR_SERVICE_PARAMETERS,
   CLI_SHOW_CERT,
+  CUCM_CONFIG_TRACKER,
   CUCM_SQL_EXAMPLES,
+  IMP_SYNC_AGENT_TAC,
+  PERCELER_SIP_TRUNK_DESTINATIONS,
   SIP_TRUNK_QUERY_PATTERN,
+  TINYCUCM_SQL,
+  STANDARD_ROLES_AND_GROUPS,
   DATA_DICTIONARY_105,
   DATA_DICTIONARY_712,
   NTP_SYNCHRONISED,
@@ -43,6 +56,7 @@ import {
 import {
   VOS_CERT_LIST_OWN,
   VOS_CERT_OWN_VALIDITY,
+  VOS_HEALTH_CHECK,
   VOS_SELF_SIGNED_DESCRIPTION,
   VOS_SHOW_CERT_OWN_FILE,
   VOS_SHOW_VERSION_ACTIVE,
@@ -219,6 +233,23 @@ function cssByPkid(r: Results, pkid: string): Record<string, unknown> | undefine
   return rowsOf(r.css).find((c) => pkidOf(c) === pkid.toLowerCase());
 }
 
+/** A service's line in `utils service list` (`Name[STARTED]`, or `Name [STARTED]` as some VOS lines print). */
+function serviceLine(out: string, service: string): string | undefined {
+  return out.split('\n').find((l) => l.startsWith(service) && /^\s*\[/.test(l.slice(service.length)));
+}
+
+/** Any service state at all: an answer without one is not a service list. */
+const SERVICE_STATE = /\[\s*(STARTED|STOPPED|STARTING|STOPPING)\s*\]/;
+
+/** The CAPF service, named as Cisco's configuration guide names it. */
+const CAPF_SERVICE: Reference = {
+  document: 'System Configuration Guide for Cisco Unified Communications Manager',
+  release: '12.5(1)SU4',
+  section: 'Configure CAPF: Certificate Authority Proxy Function (CAPF) Overview',
+  url: 'https://www.cisco.com/c/en/us/td/docs/voice_ip_comm/cucm/admin/12_5_1SU4/systemConfig/cucm_b_system-configuration-guide-1251su4/cucm_m_configure-capf.html',
+  confirms: ['Cisco Certificate Authority Proxy Function (the CAPF service)'],
+};
+
 /** Application users (name) in any of the groups. */
 function appUsersIn(
   r: Results,
@@ -260,10 +291,10 @@ const CHECKS: Check[] = [
     condition: 'the maximum password age is disabled, or longer than 90 days',
     evaluate(r) {
       const out = outputOf(r.osPasswordMaxAge);
-      if (/disabled/i.test(out)) return 'OS password expiry maximum age is disabled';
-      const days = /set to (\d+) days/i.exec(out)?.[1];
+      const days = passwordAgeDays(out);
       if (days === undefined) return cannotJudge(`unrecognised answer: ${excerpt(out)}`);
-      return Number(days) > 90 ? `OS password maximum age is ${days} days` : undefined;
+      if (days === 0) return 'OS password expiry maximum age is disabled';
+      return days > 90 ? `OS password maximum age is ${days} days` : undefined;
     },
     severity: 'medium',
     remediation:
@@ -275,8 +306,7 @@ const CHECKS: Check[] = [
         confirms: ['show password expiry maximum-age'],
       },
     ],
-    unverified:
-      'the output lines parsed ("disabled", "set to <n> days") are not shown by the CLI reference, which documents only the command; an answer in another wording is reported as unrecognised, never passed',
+    unverified: PASSWORD_AGE_UNVERIFIED,
   },
   {
     id: 'CUCM-OS-02',
@@ -382,19 +412,12 @@ const CHECKS: Check[] = [
       'Without FIPS mode the node accepts non-validated algorithms and skips the cryptographic self tests.',
     evidence: [E.fips],
     condition: 'utils fips status reports NON-FIPS mode',
-    evaluate(r) {
-      const out = outputOf(r.fips);
-      if (/NON-FIPS/i.test(out)) return 'the node operates in NON-FIPS mode';
-      return /operating in FIPS mode/i.test(out)
-        ? undefined
-        : cannotJudge(`unrecognised answer: ${excerpt(out)}`);
-    },
+    evaluate: (r) => fipsVerdict(outputOf(r.fips)),
     severity: 'medium',
     remediation:
       'Plan a maintenance window and enable FIPS mode (`utils fips enable`) node by node; certificates are regenerated and each node reboots. Enable the enhanced security mode where the organisation requires it.',
     references: [cliUtils('utils fips', ['utils fips status'])],
-    unverified:
-      'the status lines parsed ("NON-FIPS", "operating in FIPS mode") are not shown by the CLI reference, which documents only the command',
+    unverified: FIPS_STATUS_UNVERIFIED,
   },
   {
     id: 'CUCM-CERT-01',
@@ -409,8 +432,7 @@ const CHECKS: Check[] = [
       const soon: string[] = [];
       const unreadable: string[] = [];
       for (const name of OWN_CERTIFICATES) {
-        const out = outputOf(r[`cert:${name}`]);
-        const to = certNotAfter(out);
+        const to = certExpiry(r.certList, name);
         if (!to) {
           unreadable.push(name);
           continue;
@@ -443,7 +465,7 @@ const CHECKS: Check[] = [
     evidence: [E.certList],
     condition: 'show cert list own describes tomcat/tomcat.pem as self-signed',
     evaluate(r) {
-      const out = outputOf(r.certList);
+      const out = certListText(r.certList);
       const line = out.split('\n').find((l) => l.startsWith('tomcat/tomcat.pem'));
       if (!line) return `tomcat/tomcat.pem is not listed: ${excerpt(out)}`;
       return /self-signed/i.test(line)
@@ -547,7 +569,8 @@ const CHECKS: Check[] = [
     rationale:
       'Port 5060 is plain SIP; a trunk that sends there is not using TLS even if the profile was meant to.',
     evidence: [E.sipTrunks, E.sipTrunkDestinations],
-    condition: 'a SIP trunk destination uses port 5060 (or no port, which means 5060)',
+    condition:
+      'a SIP trunk destination (siptrunkdestination, joined to its trunk through sipdevice) uses port 5060 (or no port, which means 5060)',
     evaluate(r) {
       const cut = incomplete(r.sipTrunks, r.sipTrunkDestinations);
       if (cut) return cut;
@@ -568,9 +591,9 @@ const CHECKS: Check[] = [
       TLS_TRUNK_PROFILE,
       axlSchema(['listSipTrunk', 'LSipTrunk.name (and its uuid)']),
       SIP_TRUNK_QUERY_PATTERN,
+      PERCELER_SIP_TRUNK_DESTINATIONS,
+      CUCM_CONFIG_TRACKER,
     ],
-    unverified:
-      'the table siptrunkdestination is confirmed (a query pattern validated on 15), its columns fkdevice, address and port are not (the AXL list type of a SIP trunk carries no destinations); on a node without them the SQL faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PHONE-01',
@@ -735,9 +758,9 @@ const CHECKS: Check[] = [
     },
     severity: 'medium',
     remediation: 'Clear "does not expire" on end-user PINs and apply the PIN credential policy to them.',
-    references: [DATA_DICTIONARY_712],
+    references: [DATA_DICTIONARY_712, IMP_SYNC_AGENT_TAC],
     unverified:
-      "the credential table's columns tkcredential (4 = PIN) and doesnotexpire are not confirmed by a citable source; on a node without them the query faults and the check is reported unjudged",
+      'the credential table and its column tkcredential are confirmed (a Cisco TAC query reads tkcredential = 3, the password), the value 4 for a PIN and the column doesnotexpire are not; on a node without that column the query faults and the check is reported unjudged',
   },
   {
     id: 'CUCM-PRIV-01',
@@ -758,9 +781,13 @@ const CHECKS: Check[] = [
     severity: 'critical',
     remediation:
       'Give each integration its own application user with only the roles it needs (for AXL: a custom AXL role, not a super-user group); remove unused accounts.',
-    references: [DATA_DICTIONARY_105, CDR_SERVICE_PARAMETERS],
-    unverified:
-      'the tables applicationuser, dirgroup and applicationuserdirgroupmap are read by SQL; the columns applicationuser.isstandard, dirgroup.name and applicationuserdirgroupmap.fkapplicationuser/fkdirgroup, the table dirgroup and the group name Standard CCM Admin Users are not confirmed by a citable source',
+    references: [
+      STANDARD_ROLES_AND_GROUPS,
+      CDR_SERVICE_PARAMETERS,
+      DATA_DICTIONARY_105,
+      CUCM_CONFIG_TRACKER,
+      TINYCUCM_SQL,
+    ],
   },
   {
     id: 'CUCM-PRIV-02',
@@ -786,25 +813,31 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Clear "does not expire" on privileged application users and rotate their passwords on a schedule agreed with the integration owners.',
-    references: [DATA_DICTIONARY_105],
+    references: [
+      STANDARD_ROLES_AND_GROUPS,
+      DATA_DICTIONARY_105,
+      CUCM_CONFIG_TRACKER,
+      TINYCUCM_SQL,
+      IMP_SYNC_AGENT_TAC,
+    ],
     unverified:
-      'besides the membership tables (see CUCM-PRIV-01), credential.fkapplicationuser, tkcredential (3 = password) and doesnotexpire, and the group name Standard AXL API Access, are not confirmed by a citable source',
+      'the membership tables, the groups Standard CCM Super Users and Standard CCM Admin Users, and credential.fkapplicationuser with tkcredential 3 (the password, in a Cisco TAC query) are confirmed; the column credential.doesnotexpire is not. Standard AXL API Access is a role, not a standard group (Cisco lists Standard CCM Super Users as its group, which this check reads): only a custom group of that name is seen',
   },
   {
     id: 'CUCM-SVC-01',
     topic: 'services',
     title: 'Certificate Authority Proxy Function not activated',
     rationale:
-      'Phones get the locally significant certificates that authenticated and encrypted profiles need from CAPF; while it is not activated no phone can be secured. The Cisco CTL Provider is not required: since 10.0(1) mixed mode is set with `utils ctl set-cluster mixed-mode` (tokenless CTL), which needs neither USB eTokens nor the CTL Client plugin the CTL Provider serves.',
+      'Phones get the locally significant certificates that authenticated and encrypted profiles need from CAPF; while it is not activated no phone can be secured. The Cisco CTL Provider is not required: since 10.0(1) mixed mode is set with `utils ctl set-cluster mixed-mode` (tokenless CTL), which needs neither USB eTokens nor the CTL Client plugin the CTL Provider serves (the 14SU2 Security Guide still lists enabling the CTL service among the mixed-mode steps; the tokenless technote does not need it, so its state is left to the administrator).',
     evidence: [E.services],
     condition:
       'utils service list does not show Cisco Certificate Authority Proxy Function [STARTED] (the state of the Cisco CTL Provider is not judged: tokenless mixed mode does not use it)',
     evaluate(r) {
       const out = outputOf(r.services);
       const capf = 'Cisco Certificate Authority Proxy Function';
-      const line = out.split('\n').find((l) => l.startsWith(`${capf}[`));
-      if (line && /^[^[]+\[STARTED\]/.test(line)) return undefined;
-      if (!line && !/\[(STARTED|STOPPED)\]/.test(out))
+      const line = serviceLine(out, capf);
+      if (line && /^[^[]+\[\s*STARTED\s*\]/.test(line)) return undefined;
+      if (!line && !SERVICE_STATE.test(out))
         return `cannot judge the security services: unrecognised answer: ${excerpt(out)}`;
       return line ? line.trim().replace(/\s+/g, ' ') : `${capf} not listed`;
     },
@@ -815,7 +848,9 @@ const CHECKS: Check[] = [
       TOKENLESS_CTL,
       SECURITY_MODES,
       cliUtils('utils service list', ['utils service list']),
+      VOS_HEALTH_CHECK,
       VOS_SERVICE_LIST,
+      CAPF_SERVICE,
       {
         document: 'Cisco CallManager Security Guide',
         release: '4.1(3)',
@@ -824,8 +859,6 @@ const CHECKS: Check[] = [
         confirms: ['Cisco CTL Provider (serves the CTL Client)'],
       },
     ],
-    unverified:
-      'the Security Guide for 14SU2 still lists "Enable Certificate Trust List (CTL) service on the publisher" among the mixed-mode steps, which the tokenless technote does not require; the `<service>[STARTED]` layout is shown by Cisco for another VOS product (Virtualized Voice Browser), not for Unified CM itself',
   },
   {
     id: 'CUCM-AUTOREG-01',
@@ -988,33 +1021,32 @@ const CHECKS: Check[] = [
   {
     id: 'CUCM-LOG-01',
     topic: 'audit-logging',
-    title: 'Application audit log disabled',
+    title: 'Audit event service not running',
     rationale:
-      'Without the audit log, changes made through the administration pages, AXL or the CLI leave no trace of who made them.',
-    evidence: [E.parameters, E.services],
+      'Without the audit log, changes made through the administration pages, AXL or the CLI leave no trace of who made them; the Cisco Audit Event Service writes it. The settings of the Audit Log Configuration window (Serviceability) are not read: no table, parameter or API for them is documented, so they are checked by hand.',
+    evidence: [E.services],
     condition:
-      'the Cisco Audit Event Service is not STARTED, or the audit log setting (AuditLogEnabled) is not True; when no AuditLogEnabled row is read the setting cannot be judged (not assessed, never passed)',
+      'utils service list does not show the Cisco Audit Event Service STARTED (stopped, not activated or absent); the Audit Log Configuration settings are not judged',
     evaluate(r) {
-      const service = outputOf(r.services)
-        .split('\n')
-        .find((l) => l.startsWith('Cisco Audit Event Service['));
-      if (service && !/\[STARTED\]/.test(service))
-        return `the audit log is not written: ${service.trim().replace(/\s+/g, ' ')}`;
-      const values = paramValues(r, 'AuditLogEnabled');
-      if (values.length === 0)
-        return 'cannot judge the application audit log: no AuditLogEnabled row was read (check Serviceability > Tools > Audit Log Configuration)';
-      return values.some((v) => TRUE.test(v)) ? undefined : 'application audit log is disabled';
+      const out = outputOf(r.services);
+      const audit = 'Cisco Audit Event Service';
+      const line = serviceLine(out, audit);
+      if (line && /\[\s*STARTED\s*\]/.test(line)) return undefined;
+      if (!line && !SERVICE_STATE.test(out))
+        return `cannot judge the audit event service: unrecognised answer: ${excerpt(out)}`;
+      return line
+        ? `the audit log is not written: ${line.trim().replace(/\s+/g, ' ')}`
+        : `the audit log is not written: ${audit} not listed`;
     },
     severity: 'medium',
     remediation:
-      'Enable the application audit log (and the database audit log at a level the team can review) in Serviceability > Audit Log Configuration, keep the Cisco Audit Event Service running, and send the log to a remote syslog server.',
+      'Start the Cisco Audit Event Service (Serviceability > Control Center - Network Services), check in Serviceability > Audit Log Configuration that the application audit log (and the database audit log at a level the team can review) is enabled, and send the log to a remote syslog server.',
     references: [
       cliUtils('utils service list', ['utils service list']),
+      VOS_HEALTH_CHECK,
       VOS_SERVICE_LIST,
       SERVICE_PARAMETER_IDS,
     ],
-    unverified:
-      "the processconfig paramname 'AuditLogEnabled' is not confirmed by a public source and is probably not where a real node keeps the setting: Cisco's param-name-mapper scrape of 12.5(1)SU6 and 14 lists no such parameter (the Cisco Audit Event Service has none); Cisco documents the application audit log only as the Audit Log Configuration window of Serviceability. No row is never a pass: the check then reports it cannot judge",
   },
   {
     id: 'CUCM-LOG-02',
@@ -1044,7 +1076,7 @@ const CHECKS: Check[] = [
     condition:
       'utils disaster_recovery history backup lists no run with result SUCCESS in the last 7 days (a run that ended in ERROR does not count)',
     evaluate(r) {
-      return judgeBackupHistory(outputOf(r.backups), 7);
+      return judgeDrfStatus(r.backups, 7);
     },
     severity: 'high',
     remediation:

@@ -9,7 +9,13 @@ import {
 } from '../../_shared/audit/checklist.ts';
 import { E, excerpt, incomplete, isTrue, text } from './evidence.ts';
 import { EH, HOLDER_GROUPS } from './evidence-hardening.ts';
-import { CISCOCUCMAPI_SQL, CUCM_SQL_EXAMPLES } from './references.ts';
+import {
+  CISCOCUCMAPI_SQL,
+  CUCM_CONFIG_TRACKER,
+  CUCM_SQL_EXAMPLES,
+  STANDARD_ROLES_AND_GROUPS,
+  TINYCUCM_SQL,
+} from './references.ts';
 import {
   AXL_FAQ,
   AXL_SCHEMA_15,
@@ -78,8 +84,15 @@ function holders(r: Results, group: string): string[] {
   return [...endUsers, ...appUsers];
 }
 
-const GROUP_COLUMNS =
-  'the columns dirgroup.pkid and dirgroup.name are not shown by a citable public source (enduserdirgroupmap.fkenduser/fkdirgroup are, in ciscocucmapi, and enduser.pkid/userid in a public run sql output; the table names are in the 6.1(1) dictionary); on a node without them the query faults and the check reports it cannot judge.';
+/** The sources of the membership tables and columns the holder checks read. */
+const MEMBERSHIP_REFERENCES = [
+  STANDARD_ROLES_AND_GROUPS,
+  DATA_DICTIONARY_611,
+  CISCOCUCMAPI_SQL,
+  TINYCUCM_SQL,
+  CUCM_CONFIG_TRACKER,
+  CUCM_SQL_EXAMPLES,
+];
 
 export const ACCESS_CHECKS: Check[] = [
   {
@@ -157,8 +170,7 @@ export const ACCESS_CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Remove users from the group; give each CTI application its own application user with only Standard CTI Enabled and the devices it must control associated to it.',
-    references: [JTAPI_SAMPLES, DATA_DICTIONARY_611, CUCM_SQL_EXAMPLES, CISCOCUCMAPI_SQL],
-    unverified: `${GROUP_COLUMNS} Application users are read from applicationuser (pkid, name, isstandard) and applicationuserdirgroupmap (fkapplicationuser, fkdirgroup), columns no citable source shows either (see CUCM-PRIV-01).`,
+    references: [JTAPI_SAMPLES, ...MEMBERSHIP_REFERENCES],
   },
   {
     id: 'CUCM-PRIV-04',
@@ -180,7 +192,8 @@ export const ACCESS_CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Remove end users from AXL access groups; give each integration an application user in a custom group with the AXL role and nothing more.',
-    references: [AXL_FAQ, DATA_DICTIONARY_611, CUCM_SQL_EXAMPLES, CISCOCUCMAPI_SQL],
-    unverified: `${GROUP_COLUMNS} The AXL FAQ names Standard AXL API Access as a role: a custom group holding the role (functionroledirgroupmap) is not seen by this check.`,
+    references: [AXL_FAQ, ...MEMBERSHIP_REFERENCES],
+    unverified:
+      "the tables and columns read are confirmed, the group name is not one: Cisco's table of standard roles and groups lists Standard AXL API Access as a role whose standard group is Standard CCM Super Users, so this check sees only a custom group of that name, and misses end users holding the role through Standard CCM Super Users or another group (functionroledirgroupmap, not read).",
   },
 ];

@@ -1,15 +1,20 @@
-// Phone hardening: the product-specific settings of phones and common phone profiles that open a phone
-// to its neighbours on the network (web server, Settings menu, PC port, span to PC port, gratuitous ARP).
+// Phone hardening: the product-specific settings of common phone profiles that open a phone to its
+// neighbours on the network (web server, Settings menu, PC port, span to PC port, gratuitous ARP).
 import { rowsOf, type Check, type EvidenceResult, type Reference } from '../../_shared/audit/checklist.ts';
-import { excerpt, incomplete, text } from './evidence.ts';
+import { incomplete, text } from './evidence.ts';
 import { EH, PHONE_SETTINGS, weakPattern, type PhoneSetting } from './evidence-hardening.ts';
-import { CUCM_SQL_EXAMPLES } from './references.ts';
+import { CUCM_CONFIG_TRACKER } from './references.ts';
 import { DATA_DICTIONARY_712, PHONE_HARDENING } from './sources-hardening.ts';
 
 type Results = Record<string, EvidenceResult>;
 
-const UNVERIFIED =
-  'device.xml and commonphoneconfig.xml as the columns holding the product-specific settings are not confirmed, and device.xml is probably wrong: a public `select *` of device on a real cluster shows no xml column (on such a node the count query faults and the check reports it cannot judge, never a pass); commonphoneconfigxml is a table of the 7.1(2) dictionary, its columns are not shown. The values of webAccess (0 = enabled, 1 = disabled) and settingsAccess (0 disabled, 1 enabled, 2 restricted) are confirmed from a phone configuration file (SEP.cnf.xml); those of pcPort, spanToPCPort and garp (0 = enabled) are not. The AXL equivalent is getPhone / getCommonPhoneConfig vendorConfig, one call per phone.';
+/**
+ * Phone-specific overrides are not read: a node keeps a phone's product-specific XML per device, read one
+ * phone at a time (AXL getPhone vendorConfig), and no table a single query could count them from is
+ * confirmed (the device table has no xml column in a public `select *` of it).
+ */
+const SCOPE =
+  "the common phone profiles' settings are judged; phone-specific overrides are not read (a node keeps them per device, readable one phone at a time through AXL getPhone vendorConfig)";
 
 function list(items: string[], max = 6): string {
   return items.length > max
@@ -17,29 +22,19 @@ function list(items: string[], max = 6): string {
     : items.join(', ');
 }
 
-/** The observation for one setting: phones (from the counts) and profiles carrying the weak value. */
+/** The observation for one setting: the common phone profiles carrying the weak value. */
 export function judgePhoneSetting(r: Results, s: PhoneSetting): string | undefined {
-  const cut = incomplete(r.phoneSettingCounts, r.phoneProfiles);
+  const cut = incomplete(r.commonPhoneProfiles);
   if (cut) return cut;
-  if (!r.phoneSettingCounts?.ok) return undefined;
-  const counts = rowsOf(r.phoneSettingCounts)[0];
-  const phones = Number(text(counts?.[s.column]));
-  if (!counts || Number.isNaN(phones))
-    return `the phone settings could not be counted: ${excerpt(JSON.stringify(counts ?? {}))}`;
-  const profiles = rowsOf(r.phoneProfiles)
+  const profiles = rowsOf(r.commonPhoneProfiles)
     .filter((p) => text(p.xml).includes(weakPattern(s)))
     .map((p) => text(p.name));
-  const parts = [
-    ...(phones > 0 ? [`${phones} of ${text(counts.phones)} phones`] : []),
-    ...(profiles.length > 0 ? [`common phone profile ${list(profiles)}`] : []),
-  ];
-  return parts.length > 0 ? `${s.label} on ${parts.join(' and ')}` : undefined;
+  return profiles.length > 0 ? `${s.label} on common phone profile ${list(profiles)}` : undefined;
 }
 
 const setting = (element: PhoneSetting['element']): PhoneSetting =>
   PHONE_SETTINGS.find((s) => s.element === element) as PhoneSetting;
 
-const EVIDENCE = [EH.phoneSettingCounts, EH.phoneProfiles];
 /** A phone configuration file (SEP<MAC>.cnf.xml) with the meaning of its access elements. */
 const PHONE_CONFIG_FILE: Reference = {
   document:
@@ -53,7 +48,10 @@ const PHONE_CONFIG_FILE: Reference = {
   ],
 };
 
-const REFERENCES = [PHONE_HARDENING, DATA_DICTIONARY_712, PHONE_CONFIG_FILE, CUCM_SQL_EXAMPLES];
+const REFERENCES = [PHONE_HARDENING, DATA_DICTIONARY_712, CUCM_CONFIG_TRACKER, PHONE_CONFIG_FILE];
+
+/** The settings whose stored values no public text explains (the names and tables are confirmed). */
+const VALUES_UNVERIFIED: ReadonlySet<PhoneSetting['element']> = new Set(['pcPort', 'spanToPCPort', 'garp']);
 
 function phoneCheck(
   spec: Pick<Check, 'id' | 'title' | 'rationale' | 'severity' | 'remediation'> & {
@@ -67,13 +65,17 @@ function phoneCheck(
     topic: 'phones',
     title: spec.title,
     rationale: spec.rationale,
-    evidence: EVIDENCE,
-    condition: spec.condition,
+    evidence: [EH.commonPhoneProfiles],
+    condition: `${spec.condition}; ${SCOPE}`,
     evaluate: (r) => judgePhoneSetting(r, s),
     severity: spec.severity,
     remediation: spec.remediation,
     references: REFERENCES,
-    unverified: UNVERIFIED,
+    ...(VALUES_UNVERIFIED.has(spec.element)
+      ? {
+          unverified: `the stored values of ${spec.element} (0 = enabled, 1 = disabled) are not confirmed by a public source (the phone configuration file cited explains only webAccess and settingsAccess); the table commonphoneconfigxml and the columns read are confirmed`,
+        }
+      : {}),
   };
 }
 
@@ -84,10 +86,10 @@ export const ENDPOINT_CHECKS: Check[] = [
     title: 'Phone web server enabled',
     rationale:
       "A phone's web pages show its configuration, network neighbours and logs to anyone who can reach it, and help an attacker map the voice network.",
-    condition: `a phone or a common phone profile has ${weakPattern(setting('webAccess'))} (web access enabled)`,
+    condition: `a common phone profile has ${weakPattern(setting('webAccess'))} (web access enabled)`,
     severity: 'medium',
     remediation:
-      'Set Web Access to Disabled in the common phone profiles and on the phones that override it (bulk administration for many phones); enable it only temporarily for troubleshooting.',
+      'Set Web Access to Disabled in the common phone profiles, and check the phones that override it (bulk administration for many phones); enable it only temporarily for troubleshooting.',
   }),
   phoneCheck({
     id: 'CUCM-PHONE-04',
@@ -95,7 +97,7 @@ export const ENDPOINT_CHECKS: Check[] = [
     title: 'Phone Settings menu fully open',
     rationale:
       'With full access to the Settings menu, anyone at the phone can change its network configuration and point it at another server.',
-    condition: `a phone or a common phone profile has ${weakPattern(setting('settingsAccess'))} (Settings Access enabled)`,
+    condition: `a common phone profile has ${weakPattern(setting('settingsAccess'))} (Settings Access enabled)`,
     severity: 'low',
     remediation:
       'Set Settings Access to Restricted (contrast and ringer only) or Disabled in the common phone profiles and on phones that override it.',
@@ -106,7 +108,7 @@ export const ENDPOINT_CHECKS: Check[] = [
     title: 'Phone PC port enabled',
     rationale:
       'An enabled PC port gives a network connection to whatever is plugged into the phone; in lobbies, meeting rooms and other public places it is an open door to the voice network.',
-    condition: `a phone or a common phone profile has ${weakPattern(setting('pcPort'))} (PC Port enabled)`,
+    condition: `a common phone profile has ${weakPattern(setting('pcPort'))} (PC Port enabled)`,
     severity: 'low',
     remediation:
       'Disable the PC port on phones where no computer is attached (lobby, meeting-room, shared-area phones) and in the common phone profile they use.',
@@ -117,7 +119,7 @@ export const ENDPOINT_CHECKS: Check[] = [
     title: 'Phone traffic spanned to the PC port',
     rationale:
       'Span to PC Port copies the frames the phone sends and receives to the attached computer, where they can be captured and the calls replayed.',
-    condition: `a phone or a common phone profile has ${weakPattern(setting('spanToPCPort'))} (Span to PC Port enabled)`,
+    condition: `a common phone profile has ${weakPattern(setting('spanToPCPort'))} (Span to PC Port enabled)`,
     severity: 'medium',
     remediation:
       'Disable Span to PC Port everywhere except on phones being captured for troubleshooting, and turn it off again afterwards.',
@@ -128,7 +130,7 @@ export const ENDPOINT_CHECKS: Check[] = [
     title: 'Phones accept gratuitous ARP',
     rationale:
       "Gratuitous ARP lets any host on the voice VLAN claim to be the default router and put itself in the phone's media path.",
-    condition: `a phone or a common phone profile has ${weakPattern(setting('garp'))} (Gratuitous ARP enabled)`,
+    condition: `a common phone profile has ${weakPattern(setting('garp'))} (Gratuitous ARP enabled)`,
     severity: 'medium',
     remediation:
       'Set Gratuitous ARP to Disabled in the common phone profiles and on the phones that override it; disabling it does not stop the phone finding its default router.',

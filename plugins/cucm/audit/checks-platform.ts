@@ -10,7 +10,8 @@ import {
   FIPS_14SU2,
   FIPS_ESM_1251SU6,
 } from './sources-hardening.ts';
-import { VOS_WEBAPP_SESSION_TIMEOUT } from '../../_shared/audit/vos-references.ts';
+import { VOS_SNMP_COMMUNITY_SCRIPT, VOS_WEBAPP_SESSION_TIMEOUT } from '../../_shared/audit/vos-references.ts';
+import { fipsState } from '../../_shared/audit/vos-verdicts.ts';
 
 type Results = Record<string, EvidenceResult>;
 
@@ -57,9 +58,10 @@ export const PLATFORM_CHECKS: Check[] = [
       'utils EnhancedSecurityMode status does not report it enabled (FIPS itself is CUCM-FIPS-01; the observation says whether the node is in FIPS mode)',
     evaluate(r) {
       const out = outputOf(r.esm);
-      const fips = /NON-FIPS/i.test(outputOf(r.fips)) ? 'NON-FIPS mode' : 'FIPS mode';
+      const state = fipsState(outputOf(r.fips));
+      const fips = state ? `node in ${state === 'on' ? 'FIPS' : 'NON-FIPS'} mode` : 'FIPS state unknown';
       if (/non-EnhancedSecurityMode|\bdisabled\b/i.test(out))
-        return `Enhanced Security Mode is disabled (node in ${fips})`;
+        return `Enhanced Security Mode is disabled (${fips})`;
       return /operating in EnhancedSecurityMode|\benabled\b/i.test(out)
         ? undefined
         : cannotJudge(`unrecognised answer: ${excerpt(out)}`);
@@ -129,10 +131,10 @@ export const PLATFORM_CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Delete the v1/v2c community strings (`utils snmp config 1/2c community-string delete`) and monitor the node with SNMPv3 users (SHA and AES) restricted to the management stations.',
-    references: [CUIC_CLI_1262],
+    references: [CUIC_CLI_1262, VOS_SNMP_COMMUNITY_SCRIPT],
     unverified: OUTPUT_UNVERIFIED(
       'utils snmp config 1/2c community-string list',
-      'lines "Community String = ..."; the command is taken from the VOS CLI of Unified Intelligence Center 12.6(2), the same platform',
+      'lines "Community String = ..."; a public onboarding script shows that the list prints the community strings added on Unified CM, Unity Connection and IM and Presence, not how it lays them out',
     ),
   },
   {

@@ -1,18 +1,19 @@
-// The evidence calls of the CUCM hardening checks. A cluster's phones are judged in one aggregate
-// query (one row of counts, whatever the number of phones); common phone profiles are few and read whole.
+// The evidence calls of the CUCM hardening checks. Common phone profiles are few and read whole; the
+// phone-specific overrides of the same settings are kept per device and are not read (see
+// checks-endpoints.ts).
 import { cli, sql, axl } from './evidence.ts';
 
 /**
- * The product-specific settings judged, the XML element CUCM keeps each under, the value that is the
+ * The product-specific settings judged, the XML element CUCM keeps each under and the value that is the
  * weakness (webAccess, pcPort, spanToPCPort and garp are "disable" flags: 0 = enabled; settingsAccess:
- * 1 = enabled, 0 = disabled, 2 = restricted) and the column of the count query.
+ * 1 = enabled, 0 = disabled, 2 = restricted).
  */
 export const PHONE_SETTINGS = [
-  { element: 'webAccess', weak: '0', column: 'webaccess', label: 'web access enabled' },
-  { element: 'settingsAccess', weak: '1', column: 'settingsaccess', label: 'Settings menu fully open' },
-  { element: 'pcPort', weak: '0', column: 'pcport', label: 'PC port enabled' },
-  { element: 'spanToPCPort', weak: '0', column: 'spantopcport', label: 'span to PC port enabled' },
-  { element: 'garp', weak: '0', column: 'garp', label: 'gratuitous ARP accepted' },
+  { element: 'webAccess', weak: '0', label: 'web access enabled' },
+  { element: 'settingsAccess', weak: '1', label: 'Settings menu fully open' },
+  { element: 'pcPort', weak: '0', label: 'PC port enabled' },
+  { element: 'spanToPCPort', weak: '0', label: 'span to PC port enabled' },
+  { element: 'garp', weak: '0', label: 'gratuitous ARP accepted' },
 ] as const;
 
 export type PhoneSetting = (typeof PHONE_SETTINGS)[number];
@@ -24,17 +25,10 @@ const AXL_ACCESS = 'Standard AXL API Access';
 export const HOLDER_GROUPS = { cti: CTI_ALL_DEVICES, axl: AXL_ACCESS } as const;
 
 export const EH = {
-  phoneSettingCounts: sql(
-    'phoneSettingCounts',
-    'how many phones carry each weak product-specific setting (one row of counts for the whole cluster)',
-    `select count(*) as phones, ${PHONE_SETTINGS.map(
-      (s) => `sum(case when xml like '%${weakPattern(s)}%' then 1 else 0 end) as ${s.column}`,
-    ).join(', ')} from device where tkclass = 1`,
-  ),
-  phoneProfiles: sql(
-    'phoneProfiles',
+  commonPhoneProfiles: sql(
+    'commonPhoneProfiles',
     'every common phone profile and its product-specific settings (XML)',
-    'select name, xml from commonphoneconfig',
+    'select c.name as name, x.xml as xml from commonphoneconfig c inner join commonphoneconfigxml x on x.fkcommonphoneconfig = c.pkid',
     true,
   ),
   ldapAuthentication: axl(
@@ -51,7 +45,8 @@ export const EH = {
   endUserHolders: sql(
     'endUserHolders',
     `end users in ${CTI_ALL_DEVICES} or ${AXL_ACCESS}`,
-    `select g.name as groupname, u.userid from enduserdirgroupmap m inner join dirgroup g on m.fkdirgroup = g.pkid inner join enduser u on m.fkenduser = u.pkid where g.name in ('${CTI_ALL_DEVICES}', '${AXL_ACCESS}')`,
+    // Group names compared case-insensitively: public texts spell the CTI group "... of all Devices".
+    `select g.name as groupname, u.userid as userid from enduserdirgroupmap m inner join dirgroup g on m.fkdirgroup = g.pkid inner join enduser u on m.fkenduser = u.pkid where lower(g.name) in ('${CTI_ALL_DEVICES.toLowerCase()}', '${AXL_ACCESS.toLowerCase()}')`,
   ),
   sso: cli('sso', 'whether SAML single sign-on is enabled on the node', 'utils sso status'),
   esm: cli('esm', 'whether Enhanced Security Mode is enabled', 'utils EnhancedSecurityMode status'),

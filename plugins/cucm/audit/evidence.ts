@@ -4,7 +4,7 @@
 import { cannotJudge, type EvidenceCall, type EvidenceResult } from '../../_shared/audit/checklist.ts';
 
 export { excerpt } from '../../_shared/audit/checklist.ts';
-import { DRF_HISTORY_COMMAND } from '../../_shared/audit/drf-history.ts';
+import { certListEvidence, drfStatusEvidence } from '../../_shared/audit/cli-tool-evidence.ts';
 
 /** Large enough for a big cluster's user-to-group map in one answer (the tool's ceiling is 4 MiB). */
 const LARGE_ANSWER = 4 * 1024 * 1024;
@@ -43,7 +43,7 @@ export function cli(id: string, purpose: string, command: string): EvidenceCall 
 }
 
 /**
- * The parameters the audit judges, read in one query (enterprise, CallManager and audit-log ones). Only
+ * The parameters the audit judges, read in one query (enterprise and CallManager ones). Only
  * paramname and paramvalue are read: the columns Cisco's tokenless-CTL technote queries; a column no
  * public source names would fault the whole query (-217) on a node where it does not exist. The names
  * are the programmatic ids of the parameter pages (Cisco's param-name-mapper sample), case and all:
@@ -54,7 +54,6 @@ export const AUDITED_PARAMETERS = [
   'TLSCipherPreference',
   'CdrEnabled',
   'BlockOffNetToOffNetTransfer',
-  'AuditLogEnabled',
 ] as const;
 
 export const E = {
@@ -91,10 +90,12 @@ export const E = {
       },
     },
   ),
+  // A destination belongs to the trunk's sipdevice row, which names the trunk's device: the join
+  // public scripts run against real clusters (PERCELER's DeviceTools, the CUCM config tracker).
   sipTrunkDestinations: sql(
     'sipTrunkDestinations',
     'every SIP trunk destination: its trunk (device pkid), address and port',
-    'select fkdevice, address, port from siptrunkdestination',
+    'select sd.fkdevice as fkdevice, std.address as address, std.port as port from siptrunkdestination std inner join sipdevice sd on std.fksipdevice = sd.pkid',
   ),
   trunkProfiles: axl(
     'trunkProfiles',
@@ -200,13 +201,10 @@ export const E = {
   version: cli('version', 'the active software release', 'show version active'),
   tlsMin: cli('tlsMin', 'the lowest TLS version the node accepts', 'show tls min-version'),
   fips: cli('fips', 'whether the node runs in FIPS mode', 'utils fips status'),
-  certList: cli('certList', "the node's own certificates and who signed them", 'show cert list own'),
+  // Parsed by cucm_cert_list: the list (who signed each) and each certificate's validity, one call.
+  certList: certListEvidence('cucm', 'certList'),
   services: cli('services', 'activated and running services', 'utils service list'),
-  backups: cli(
-    'backups',
-    'the Disaster Recovery System backup history: each run, when it completed and whether it succeeded',
-    DRF_HISTORY_COMMAND,
-  ),
+  backups: drfStatusEvidence('cucm', 'backups'),
 };
 
 /** The node's own certificates the expiry check reads one by one (`show cert own <name>`). */
@@ -220,9 +218,7 @@ export const OWN_CERTIFICATES = [
   'ITLRecovery/ITLRecovery.pem',
 ] as const;
 
-export const certCalls: EvidenceCall[] = OWN_CERTIFICATES.map((name) =>
-  cli(`cert:${name}`, `validity of ${name}`, `show cert own ${name}`),
-);
+export const certCalls: EvidenceCall[] = [E.certList];
 
 // ---- reading results -------------------------------------------------------------------------------
 

@@ -202,3 +202,81 @@ export const CISCOCUCMAPI_SQL: Reference = {
     'processconfig.paramvalue',
   ],
 };
+
+/**
+ * A public configuration tracker that runs its SQL against a Unified CM publisher through AXL
+ * executeSQLQuery: the joins it uses name the tables and columns below.
+ */
+export const CUCM_CONFIG_TRACKER: Reference = {
+  document:
+    'usharanig92/Cisco-Unified-Communications-CUCM-Config-Tracker, cucmconfigtracker.py (SQL templates run through AXL executeSQLQuery)',
+  release: 'release not stated (commit eed0523)',
+  section: 'common_phone_profile_sql; sip_trunks_sql; access_control_groups_sql; application_users_sql',
+  url: 'https://github.com/usharanig92/Cisco-Unified-Communications-CUCM-Config-Tracker/blob/eed05239a49df4f8b662e3117c884de5388cebf4/cucmconfigtracker.py',
+  confirms: [
+    'commonphoneconfig.pkid',
+    'commonphoneconfig.name',
+    'commonphoneconfigxml.fkcommonphoneconfig',
+    "commonphoneconfigxml.xml (the common phone profile's product-specific XML)",
+    'sipdevice.fkdevice',
+    'applicationuser.pkid',
+    'applicationuser.name',
+    "applicationuser.isstandard ('f' for accounts that are not built in)",
+    'applicationuserdirgroupmap.fkapplicationuser',
+    'applicationuserdirgroupmap.fkdirgroup',
+    'dirgroup.pkid',
+    'dirgroup.name',
+  ],
+};
+
+/** A public migration tool's SQL for SIP trunk destinations (siptrunkdestination joined to sipdevice). */
+export const PERCELER_SIP_TRUNK_DESTINATIONS: Reference = {
+  document: 'axenlarde/PERCELER, src/com/alex/perceler/device/misc/DeviceTools.java',
+  release: 'release not stated (commit c946b65, 2019)',
+  section: 'getSIPTrunkDestination; getSIPTrunk',
+  url: 'https://github.com/axenlarde/PERCELER/blob/c946b659e157490afe5012300f2cce346503535b/src/com/alex/perceler/device/misc/DeviceTools.java',
+  confirms: [
+    'siptrunkdestination.pkid',
+    'siptrunkdestination.address',
+    'siptrunkdestination.port',
+    'siptrunkdestination.fksipdevice (= sipdevice.pkid)',
+    'sipdevice.fkdevice (= device.pkid)',
+  ],
+};
+
+/** A public Python client's SQL list helpers (AXL executeSQLQuery). */
+export const TINYCUCM_SQL: Reference = {
+  document: 'luarvick/tinyCUCM, src/tinyCUCM/client.py',
+  release: 'release not stated (commit 57ff0c5)',
+  section: 'sqlListDirGroup',
+  url: 'https://github.com/luarvick/tinyCUCM/blob/57ff0c54f1bbb2545e74bee61973ab528874cf5f/src/tinyCUCM/client.py',
+  confirms: ['dirgroup.pkid', 'dirgroup.name'],
+};
+
+/** A Cisco TAC document that runs SQL on the CUCM publisher to read an application user's password row. */
+export const IMP_SYNC_AGENT_TAC: Reference = {
+  document: 'Troubleshoot Services That Do Not Start on IM&P (Cisco TAC, Document ID 217304)',
+  release: 'updated June 12, 2025',
+  section: 'Specific Services Does Not Start: Cisco Sync Agent (run sql on the CUCM)',
+  url: 'https://www.cisco.com/c/en/us/support/docs/unified-communications/unified-communications-manager-im-presence-service/217304-troubleshooting-services-not-starting-on.html',
+  confirms: [
+    'applicationuser.pkid',
+    'applicationuser.name',
+    'credential.fkapplicationuser',
+    "credential.tkcredential = 3 (the application user's password)",
+  ],
+};
+
+/** Cisco's table of the standard roles and the standard access control groups that carry them. */
+export const STANDARD_ROLES_AND_GROUPS: Reference = {
+  document: 'System Configuration Guide for Cisco Unified Communications Manager',
+  release: '12.5(1)',
+  section: 'Configure User Access: Standard Roles and Access Control Groups',
+  url: `${CUCM_DOCS}/admin/12_5_1/systemConfig/cucm_b_system-configuration-guide-1251/cucm_b_system-configuration-guide-1251_chapter_0100000.html`,
+  confirms: [
+    'Standard CCM Super Users (access control group)',
+    'Standard CCM Admin Users (access control group, and the role of the same name)',
+    'Standard CTI Allow Control of All Devices (access control group, and the role of the same name)',
+    'Standard AXL API Access (a role; its standard access control group is Standard CCM Super Users)',
+  ],
+};

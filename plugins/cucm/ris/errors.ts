@@ -25,8 +25,4 @@ export class RisNodeRateFault extends RISError {
   }
 }
 
-/** When a retry fits, as a clock time the agent can show (seconds are what it waits). */
-export function retryHint(seconds: number, now = Date.now()): string {
-  const at = new Date(now + seconds * 1000).toISOString().slice(11, 19);
-  return `retry in ${seconds} s (after ${at} UTC)`;
-}
+export { retryHint } from '../../_shared/node/window-limiter.ts';

@@ -1,7 +1,13 @@
 // The IM and Presence security audit as data: what the imp_security_audit prompt tells the agent, what
 // the security-guide chapters explain, and what the scripted runs against the lab evaluate. Every
 // evidence call is read-only and allowed for the auditor profile (test/plugins/imp/audit checks it).
-import { certNotAfter, ntpVerdict } from '../../_shared/audit/vos-verdicts.ts';
+import {
+  FIPS_STATUS_UNVERIFIED,
+  PASSWORD_AGE_UNVERIFIED,
+  fipsVerdict,
+  ntpVerdict,
+  passwordAgeDays,
+} from '../../_shared/audit/vos-verdicts.ts';
 
 export { certNotAfter } from '../../_shared/audit/vos-verdicts.ts';
 import {
@@ -14,11 +20,13 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
+import { DRF_HISTORY_REFERENCE, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
 import {
-  DRF_HISTORY_COMMAND,
-  DRF_HISTORY_REFERENCE,
-  judgeBackupHistory,
-} from '../../_shared/audit/drf-history.ts';
+  certExpiry,
+  certListEvidence,
+  certListText,
+  drfStatusEvidence,
+} from '../../_shared/audit/cli-tool-evidence.ts';
 import * as REF from './references.ts';
 
 const DAY_MS = 86_400_000;
@@ -98,7 +106,8 @@ const SERVICES = cli('services', 'utils service list', 'which services are activ
 /** The service that terminates XMPP federation on the node; it cannot start while federation is off. */
 const FEDERATION_SERVICE = 'Cisco XCP XMPP Federation Connection Manager';
 
-const CERT_LIST = cli('certs', 'show cert list own', "the node's own certificates and who signed them");
+// Parsed by imp_cert_list: the list (who signed each) and each certificate's validity, one call.
+const CERT_LIST = certListEvidence('imp', 'certs');
 
 /** The certificates clients and federated servers see: web and SOAP login, XMPP client, XMPP federation. */
 const IDENTITY_CERTS = ['tomcat/tomcat.pem', 'cup-xmpp/cup-xmpp.pem', 'cup-xmpp-s2s/cup-xmpp-s2s.pem'];
@@ -130,13 +139,6 @@ export function serviceStates(output: string): Map<string, string> {
   const states = new Map<string, string>();
   for (const m of output.matchAll(/^(.+?)\[([A-Z ]+)\]/gm)) states.set((m[1] ?? '').trim(), m[2] ?? '');
   return states;
-}
-
-/** `Password expiry maximum age is set to 90 days` -> 90; `... is disabled` -> 0; unknown -> undefined. */
-export function expiryDays(output: string): number | undefined {
-  if (/age is disabled/i.test(output)) return 0;
-  const m = /age is set to (\d+) day/i.exec(output);
-  return m ? Number(m[1]) : undefined;
 }
 
 /**
@@ -268,16 +270,15 @@ const CHECKS: Check[] = [
     rationale:
       'A CLI administrator password that never expires stays valid for as long as it circulates; a minimum age stops users cycling straight back to an old password.',
     references: [REF.CLI_SHOW_COMMANDS],
-    unverified:
-      'output lines `Password expiry maximum age is set to N days` / `... is disabled`: the command is documented, but no public text shows the output line the check parses (an answer it cannot read leaves the check not assessed, never passed).',
+    unverified: PASSWORD_AGE_UNVERIFIED,
     evidence: [
       cli('max', 'show password expiry maximum-age', 'the maximum password age of OS accounts'),
       cli('min', 'show password expiry minimum-age', 'the minimum password age of OS accounts'),
     ],
     condition: 'the maximum age is disabled or longer than 180 days, or the minimum age is disabled (0).',
     evaluate(r) {
-      const max = expiryDays(outputOf(r.max));
-      const min = expiryDays(outputOf(r.min));
+      const max = passwordAgeDays(outputOf(r.max));
+      const min = passwordAgeDays(outputOf(r.min));
       const problems: string[] = [];
       if (max === 0) problems.push('maximum age disabled');
       else if (max !== undefined && max > 180) problems.push(`maximum age ${max} days`);
@@ -330,17 +331,10 @@ const CHECKS: Check[] = [
     rationale:
       'Without FIPS mode the node may use non-validated modules and algorithms, which regulated deployments do not accept.',
     references: [REF.XMPP_SECURITY_SETTINGS, REF.FIPS_COMMANDS],
-    unverified:
-      'output line `... operating in FIPS mode` / `NON-FIPS`: the command is documented, but no public text shows the output line the check parses (anything else leaves the check not assessed, never passed).',
+    unverified: FIPS_STATUS_UNVERIFIED,
     evidence: [cli('fips', 'utils fips status', 'whether the node runs in FIPS mode')],
     condition: 'the node reports NON-FIPS mode.',
-    evaluate(r) {
-      const out = outputOf(r.fips);
-      if (/NON-FIPS/i.test(out)) return 'the node operates in non-FIPS mode';
-      return /operating in FIPS mode/i.test(out)
-        ? undefined
-        : cannotJudge(`unrecognised answer: ${out.trim().slice(0, 120) || '(no output)'}`);
-    },
+    evaluate: (r) => fipsVerdict(outputOf(r.fips)),
     severity: 'medium',
     remediation:
       'Where the deployment requires it, enable FIPS with `utils fips enable` on each node, one at a time (each reboots and regenerates its certificates), then re-sign the identity certificates.',
@@ -361,7 +355,7 @@ const CHECKS: Check[] = [
     condition:
       'tomcat, cup-xmpp or cup-xmpp-s2s is self-signed, or tomcat or cup-xmpp is missing from the list.',
     evaluate(r) {
-      const lines = outputOf(r.certs).split('\n');
+      const lines = certListText(r.certs).split('\n');
       const problems: string[] = [];
       for (const name of IDENTITY_CERTS) {
         const line = lines.find((l) => l.trim().toLowerCase().startsWith(`${name.toLowerCase()}:`));
@@ -387,15 +381,13 @@ const CHECKS: Check[] = [
       REF.SHOW_CERT_OWN_FILE,
       REF.CERT_OWN_VALIDITY,
     ],
-    evidence: IDENTITY_CERTS.map((name, i) =>
-      cli(`cert${i}`, `show cert own ${name}`, `the validity period of ${name}`),
-    ),
+    evidence: [CERT_LIST],
     condition: `a certificate expires within ${CERT_MIN_DAYS} days or has expired.`,
     evaluate(r) {
       const problems: string[] = [];
       const unreadable: string[] = [];
-      IDENTITY_CERTS.forEach((name, i) => {
-        const to = certNotAfter(outputOf(r[`cert${i}`]));
+      IDENTITY_CERTS.forEach((name) => {
+        const to = certExpiry(r.certs, name);
         if (!to) {
           unreadable.push(name);
           return;
@@ -485,9 +477,9 @@ const CHECKS: Check[] = [
     title: 'Only the installation administrator holds a super-user role',
     rationale:
       'A super-user application account can reconfigure the whole cluster; integrations need only their API group (for example Standard AXL API Access).',
-    references: [REF.AXL_APP_USER, REF.CUCM_DATA_DICTIONARY_712],
+    references: [REF.AXL_APP_USER, REF.CUCM_DATA_DICTIONARY_712, REF.USER_GROUP_SQL, REF.ONBOARDING_SCRIPT],
     unverified:
-      'table `dirgroup`, the columns `applicationuserdirgroupmap.fkapplicationuser` / `fkdirgroup` and `applicationuser.isstandard`: the CUCM database dictionary table list confirms the tables `applicationuser` and `applicationuserdirgroupmap`, but no public excerpt of its table details shows these columns or the `dirgroup` table (the AXL schema confirms the same facts as AppUser isStandard and associatedGroups). A SQL fault is reported as unjudged, never as a pass.',
+      'on the IM and Presence node: every table and column the queries use (applicationuser pkid, name, isstandard; dirgroup pkid, name; applicationuserdirgroupmap fkapplicationuser, fkdirgroup) is confirmed on Unified CM by public scripts that query its database, but no public text shows that the IM&P database holds the same tables, nor the Standard CCM Super Users group there. A SQL fault is reported as unjudged, never as a pass.',
     evidence: [
       sql(
         'groups',
@@ -575,16 +567,10 @@ const CHECKS: Check[] = [
     title: `A successful DRF backup ran within the last ${BACKUP_MAX_AGE_DAYS} days`,
     rationale:
       'An old or missing backup means a failed node or a destructive change loses users, contacts and configuration.',
-    evidence: [
-      cli(
-        'drf',
-        DRF_HISTORY_COMMAND,
-        'the Disaster Recovery System backup history: each run, when it completed and whether it succeeded',
-      ),
-    ],
+    evidence: [drfStatusEvidence('imp', 'drf')],
     condition: `utils disaster_recovery history backup lists no run with result SUCCESS in the last ${BACKUP_MAX_AGE_DAYS} days (a run that ended in ERROR does not count).`,
     evaluate(r) {
-      return judgeBackupHistory(outputOf(r.drf), BACKUP_MAX_AGE_DAYS);
+      return judgeDrfStatus(r.drf, BACKUP_MAX_AGE_DAYS);
     },
     severity: 'high',
     remediation:

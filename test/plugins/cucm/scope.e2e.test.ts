@@ -1,4 +1,4 @@
-// All 21 cucm_ tools (the spec's 20 and cucm_trust_certificate) are listed for a client in scope and
+// Every cucm_ tool (the spec's 20, cucm_trust_certificate and issue 22's serviceability tools) is listed for a client in scope and
 // refused, audited with the host, for an admin-profile client whose product scope leaves CUCM out.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -31,6 +31,13 @@ const SPEC_TOOLS = [
   'cucm_phone_update_credentials',
   'cucm_phone_delete_credentials',
   'cucm_phone_screenshot',
+  // Issue 22: the serviceability tools.
+  'cucm_perfmon_list_counters',
+  'cucm_perfmon_query',
+  'cucm_service_status',
+  'cucm_service_control',
+  'cucm_drf_status',
+  'cucm_cert_list',
 ];
 
 describe('cucm tools and product scope', () => {
@@ -54,13 +61,18 @@ describe('cucm tools and product scope', () => {
       .sort();
     assert.deepEqual(permitted, [
       'cucm_axl_call',
+      'cucm_cert_list',
       'cucm_check_connectivity',
+      'cucm_drf_status',
       'cucm_get_version',
       'cucm_list_axl_operations',
       'cucm_list_credentials',
       'cucm_os_run_command',
+      'cucm_perfmon_list_counters',
+      'cucm_perfmon_query',
       'cucm_phone_screenshot',
       'cucm_risport_query',
+      'cucm_service_status',
     ]);
   });
 

@@ -41,10 +41,13 @@ describe('infra_init_session, through a real MCP client', () => {
     return { result: r, s: r.structuredContent as unknown as Compact };
   };
 
-  it("the admin's whole result (text and structured) is under 12 KB, the catalogue in it once", async () => {
+  it("the admin's whole result (text and structured) stays within its per-tool budget, the catalogue in it once", async () => {
     const { result, s } = await init('ada');
     const bytes = Buffer.byteLength(JSON.stringify(result));
-    assert.ok(bytes < 12 * 1024, `${bytes} bytes`);
+    // The catalogue is one line per tool, so the result grows with the product's tool table (63 tools
+    // in 10.6 KB when this bound was set): 3 KB for the rest, 150 bytes a tool. A second copy of the
+    // catalogue, input schemas or whole descriptions would each break it.
+    assert.ok(bytes < 3 * 1024 + 150 * s.tools.length, `${bytes} bytes for ${s.tools.length} tools`);
     // The text is a summary a person can read, not the structured content again.
     assert.equal(result.content.length, 1);
     const text = result.content[0]?.text ?? '';

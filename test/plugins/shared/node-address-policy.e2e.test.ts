@@ -80,6 +80,7 @@ describe('node address policy: the lab configured out (NODE_ALLOWED_NETWORKS=127
       ['cucm_download_ris_toolkit', { host: cucm }], // RIS
       ['cucm_os_run_command', { host: cucm, command: 'show version active' }], // SSH
       ['cucm_phone_screenshot', { host: phone, timeout_s: 2 }], // phone HTTP
+      ['cucm_perfmon_query', { host: cucm, object: 'Memory' }], // serviceability SOAP
       ['imp_get_version', { host: imp }],
       ['imp_os_run_command', { host: imp, command: 'show version active' }],
       ['cuc_cupi_call', { host: cuc, method: 'GET', path: '/vmrest/users' }], // CUPI

@@ -160,6 +160,14 @@ export const phoneFamily: Family = {
   },
 };
 
+/** A SIP trunk's destinations: through its sipdevice row (siptrunkdestination.fksipdevice). */
+function trunkDestinations(db: Database, device: Row): Row[] {
+  return db
+    .table('sipdevice')
+    .lookup('fkdevice', device.pkid)
+    .flatMap((sd) => [...db.table('siptrunkdestination').lookup('fksipdevice', sd.pkid)]);
+}
+
 const destinations: NestedSpec = {
   skipIn: ['list'],
   shape: {
@@ -173,20 +181,19 @@ const destinations: NestedSpec = {
     ],
   },
   read(db, row) {
-    const list = [...db.table('siptrunkdestination').lookup('fkdevice', row.pkid)].sort(
-      (a, b) => Number(a.sortorder) - Number(b.sortorder),
-    );
+    const list = [...trunkDestinations(db, row)].sort((a, b) => Number(a.sortorder) - Number(b.sortorder));
     return list.length === 0
       ? null
       : { destination: list.map((d) => ({ addressIpv4: d.address, port: d.port, sortOrder: d.sortorder })) };
   },
   write(db, row, value) {
-    for (const d of [...db.table('siptrunkdestination').lookup('fkdevice', row.pkid)])
-      db.delete('siptrunkdestination', d);
+    for (const d of [...trunkDestinations(db, row)]) db.delete('siptrunkdestination', d);
     if (!isObject(value)) return;
+    const sipDevice =
+      db.table('sipdevice').lookup('fkdevice', row.pkid)[0] ?? db.insert('sipdevice', { fkdevice: row.pkid });
     asArray(value.destination).forEach((d, i) => {
       db.insert('siptrunkdestination', {
-        fkdevice: row.pkid,
+        fksipdevice: sipDevice.pkid,
         address: childText(d, 'addressIpv4') ?? '',
         port: childText(d, 'port') || '5060',
         sortorder: childText(d, 'sortOrder') || String(i + 1),

@@ -18,12 +18,14 @@ import {
   CUC_CHECKLIST,
   PROBES,
   certNotAfter,
+  dbAnswer,
   dbRows,
   patternMatches,
   tablesAllowing,
 } from '../../../../plugins/cuc/audit/checklist.ts';
 import { loadShippedPlugins } from '../../../helpers/shipped-plugins.ts';
 import { startProductStack, type ProductStack } from '../../../helpers/product-stack.ts';
+import { drfEvidence } from '../../../helpers/cli-tool-answers.ts';
 
 const AUDIT_DIR = join(PROJECT_ROOT, 'plugins', 'cuc', 'audit');
 const CLI_GUIDE = join(AUDIT_DIR, 'cli-guide-readonly');
@@ -181,7 +183,7 @@ describe('cuc_security_audit checklist', () => {
       const limit = auditor.rateLimits.cuc?.[service as Service]?.limit ?? 0;
       assert.ok(n <= limit / 4, `${service}: ${n} calls against a limit of ${limit}`);
     }
-    assert.deepEqual(b, { ssh: 12, cupi: 4 });
+    assert.deepEqual(b, { ssh: 11, cupi: 5 });
     assert.ok(distinctCalls.length < evidence.length, 'identical calls are counted once');
   });
 
@@ -242,6 +244,33 @@ describe('cuc_security_audit checklist', () => {
       { userobjectid: 'u-2', credentialtype: '3', timechanged: 'null' },
     ]);
     assert.deepEqual(dbRows('No records found'), []);
+
+    // A dbquery answer that is not a result naming the columns asked for (an SQL error for a view or
+    // column the node lacks, or any other form) is not judged: never an empty, passing answer.
+    assert.deepEqual(dbAnswer(ok({ output: table }), ['userobjectid', 'credentialtype']), dbRows(table));
+    assert.deepEqual(dbAnswer(ok({ output: 'No records found' }), ['userobjectid']), []);
+    assert.equal(dbAnswer(ok({ output: table }), ['userobjectid', 'doesntexpire']), undefined);
+    const notAResult = ok({ output: 'the view or column is not in the database' });
+    const users = ok({ items: [{ ObjectId: 'u-1', Alias: 'jsmith', DtmfAccessId: '1001' }] });
+    for (const id of ['CUC-PIN-06', 'CUC-PIN-07'])
+      assert.match(
+        check(id).evaluate({ users, credentials: notAResult }) ?? '',
+        /^cannot judge: the vw_credential answer/,
+        id,
+      );
+    assert.match(
+      check('CUC-ACC-01').evaluate({ users, roles: notAResult }) ?? '',
+      /^cannot judge: the vw_policy answer/,
+    );
+    for (const id of ['CUC-RST-01', 'CUC-RST-02'])
+      assert.match(
+        check(id).evaluate({
+          tables: ok({ items: [{ ObjectId: 't-1', DisplayName: 'Default Transfer' }] }),
+          patterns: notAResult,
+        }) ?? '',
+        /^cannot judge: the vw_restrictionpattern answer/,
+        id,
+      );
     assert.equal(
       certNotAfter(
         '  Validity From: Sat Oct 18 07:34:45 UTC 2025\n           To:   Wed Dec 02 07:34:45 UTC 2026',
@@ -311,10 +340,7 @@ describe('cuc_security_audit checklist', () => {
     );
     assert.match(check('CUC-PIN-01').evaluate({ policies: ok({ items: [] }) }) ?? '', /no voicemail PIN/);
     // Not a DRS history (the old log listing): reported, never passed.
-    assert.match(
-      check('CUC-BKP-01').evaluate({ drf: ok({ output: 'drfMaster.log' }) }) ?? '',
-      /cannot judge/,
-    );
+    assert.match(check('CUC-BKP-01').evaluate({ drf: drfEvidence('drfMaster.log') }) ?? '', /cannot judge/);
     // PIN rules and web rules are told apart by name: the release's own names and the lab's.
     const rules = ok({
       items: [
@@ -372,6 +398,36 @@ describe('cuc_security_audit checklist', () => {
     assert.equal(check('CUC-API-05').evaluate({ cumi: cumi('0') }), undefined);
     assert.match(check('CUC-API-05').evaluate({ cumi: cumi(undefined) }) ?? '', /could not be read/);
 
+    // Web Inbox per class of service: any class granting it is a finding; a list without AccessVmi (the
+    // CUPI guide's list example shows only URI, ObjectId, DisplayName) or no class at all is not assessed.
+    const coses = (...c: Record<string, string>[]): EvidenceResult => ok({ items: c });
+    assert.equal(
+      check('CUC-API-06').evaluate({
+        coses: coses(
+          { DisplayName: 'Voice Mail User COS', AccessVmi: 'true' },
+          { DisplayName: 'System', AccessVmi: 'false' },
+        ),
+      }),
+      'Web Inbox granted by class of service Voice Mail User COS',
+    );
+    assert.equal(
+      check('CUC-API-06').evaluate({
+        coses: coses(
+          { DisplayName: 'Voice Mail User COS', AccessVmi: 'false' },
+          { DisplayName: 'System', AccessVmi: 'false' },
+        ),
+      }),
+      undefined,
+    );
+    const summaryOnly = check('CUC-API-06').evaluate({
+      coses: coses({ DisplayName: 'Voice Mail User COS', AccessVmi: 'false' }, { DisplayName: 'System' }),
+    });
+    assert.match(summaryOnly ?? '', /^cannot judge: AccessVmi is not in the list for System/);
+    assert.match(
+      check('CUC-API-06').evaluate({ coses: coses() }) ?? '',
+      /^cannot judge: no class of service/,
+    );
+
     // Service lines with the state padded, as some releases print a stopped service.
     assert.equal(
       check('CUC-AUD-01').evaluate({
@@ -409,7 +465,7 @@ describe('cuc_security_audit through MCP', () => {
       for (const command of cliCommands)
         assert.ok(text.includes(command), `${role}: ${command} in the prompt`);
       assert.ok(text.includes('cuc-audit.md'));
-      assert.ok(text.includes('12 SSH calls, 4 CUPI calls'), 'the budget is stated');
+      assert.ok(text.includes('11 SSH calls, 5 CUPI calls'), 'the budget is stated');
       const viaInfra = await s.ok(role, 'infra_get_prompt', { name: prompt, arguments: args });
       assert.deepEqual(viaInfra.messages, native.messages);
     }

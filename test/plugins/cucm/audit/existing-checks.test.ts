@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvidenceResult } from '../../../../plugins/_shared/audit/checklist.ts';
 import { CUCM_CHECKLIST } from '../../../../plugins/cucm/audit/checklist.ts';
+import { AUDITED_PARAMETERS, E } from '../../../../plugins/cucm/audit/evidence.ts';
+import { certEvidence, drfEvidence } from '../../../helpers/cli-tool-answers.ts';
 
 const check = (id: string) => {
   const c = CUCM_CHECKLIST.checks.find((x) => x.id === id);
@@ -102,7 +104,8 @@ describe('CUCM-OS-02 and CUCM-OS-03 read the real outputs', () => {
 });
 
 describe('CUCM-BKP-01 reads the DRS history, where a failed run is no backup', () => {
-  const bkp = (out: string) => check('CUCM-BKP-01').evaluate({ backups: cli(out) });
+  // The check judges the history as cucm_drf_status parses it.
+  const bkp = (out: string) => check('CUCM-BKP-01').evaluate({ backups: drfEvidence(out) });
 
   it('passes a successful run within 7 days', () => {
     assert.equal(bkp(history([9, 'SUCCESS'], [1, 'SUCCESS'])), undefined);
@@ -159,27 +162,28 @@ describe('parameters a real node may not have are never read as a pass', () => {
     );
   });
 
-  it('CUCM-LOG-01: no AuditLogEnabled row cannot be judged; a stopped Audit Event Service fires', () => {
-    const services = (state: string): EvidenceResult =>
-      cli(`Cisco Audit Event Service${state}\nCisco Tomcat[STARTED]`);
+  it('CUCM-SIPT-02: reads destinations through sipdevice, the join public scripts run on real clusters', () => {
+    const sql = JSON.stringify(E.sipTrunkDestinations.args);
+    assert.match(sql, /from siptrunkdestination std inner join sipdevice sd on std\.fksipdevice = sd\.pkid/);
+    // siptrunkdestination has no fkdevice column on a real node: the trunk is sipdevice.fkdevice.
+    assert.doesNotMatch(sql, /select fkdevice/);
+    assert.equal(check('CUCM-SIPT-02').unverified, undefined);
+  });
+
+  it('CUCM-LOG-01: judged from the Cisco Audit Event Service alone, never from an undocumented parameter', () => {
+    const services = (line: string): EvidenceResult => cli(`${line}\nCisco Tomcat[STARTED]`);
+    const log = check('CUCM-LOG-01');
+    assert.deepEqual(log.evidence, [E.services]);
+    assert.ok(!(AUDITED_PARAMETERS as readonly string[]).includes('AuditLogEnabled'));
+    assert.equal(log.evaluate({ services: services('Cisco Audit Event Service[STARTED]') }), undefined);
+    // A line printed with a space before the state (as platform services are) is the same service.
+    assert.equal(log.evaluate({ services: services('Cisco Audit Event Service [STARTED]') }), undefined);
     assert.match(
-      check('CUCM-LOG-01').evaluate({ parameters: params(), services: services('[STARTED]') }) ?? '',
-      /^cannot judge/,
-    );
-    assert.equal(
-      check('CUCM-LOG-01').evaluate({
-        parameters: params(['AuditLogEnabled', 'T']),
-        services: services('[STARTED]'),
-      }),
-      undefined,
-    );
-    assert.match(
-      check('CUCM-LOG-01').evaluate({
-        parameters: params(['AuditLogEnabled', 'T']),
-        services: services('[STOPPED]  Service Not Activated'),
-      }) ?? '',
+      log.evaluate({ services: services('Cisco Audit Event Service[STOPPED]  Service Not Activated') }) ?? '',
       /not written: Cisco Audit Event Service\[STOPPED\]/,
     );
+    assert.match(log.evaluate({ services: services('Cisco DRF Local[STARTED]') }) ?? '', /not listed/);
+    assert.match(log.evaluate({ services: cli('') }) ?? '', /^cannot judge/);
   });
 });
 
@@ -194,22 +198,25 @@ describe('CUCM-CERT-01 and CUCM-CERT-02 on the lines a real node prints', () => 
     'ITLRecovery/ITLRecovery.pem',
   ];
   /** `show cert own` of a node in the US Pacific zone: the CLI prints dates in the node's own zone. */
-  const certOwn = (daysLeft: number): EvidenceResult => {
+  const certOwn = (daysLeft: number): string => {
     const to = new Date(Date.now() + daysLeft * DAY);
     const s = to.toUTCString();
     const date = `${s.slice(0, 3)} ${s.slice(8, 11)} ${String(to.getUTCDate()).padStart(2, '0')} ${to.toISOString().slice(11, 19)} PDT ${to.getUTCFullYear()}`;
-    return cli(
-      [
-        '[',
-        '  Version: V3',
-        '  Validity From: Tue Mar 31 02:19:31 PDT 2020',
-        `           To:   ${date}`,
-        ']',
-      ].join('\r\n'),
-    );
+    return [
+      '[',
+      '  Version: V3',
+      '  Validity From: Tue Mar 31 02:19:31 PDT 2020',
+      `           To:   ${date}`,
+      ']',
+    ].join('\r\n');
   };
-  const all = (days: number, tomcatDays = days): Record<string, EvidenceResult> =>
-    Object.fromEntries(NAMES.map((n) => [`cert:${n}`, certOwn(n.startsWith('tomcat/') ? tomcatDays : days)]));
+  // The checks judge the list and the validity dates as cucm_cert_list parses them.
+  const all = (days: number, tomcatDays = days): Record<string, EvidenceResult> => ({
+    certList: certEvidence(
+      NAMES.map((n) => `${n}: Self-signed certificate generated by system`).join('\r\n'),
+      Object.fromEntries(NAMES.map((n) => [n, certOwn(n.startsWith('tomcat/') ? tomcatDays : days)])),
+    ),
+  });
 
   it('reads the end date whatever the time zone the node prints', () => {
     assert.equal(check('CUCM-CERT-01').evaluate(all(400)), undefined);
@@ -221,12 +228,13 @@ describe('CUCM-CERT-01 and CUCM-CERT-02 on the lines a real node prints', () => 
 
   it('judges the one-line-per-certificate list of show cert list own', () => {
     const list = (tomcat: string): EvidenceResult =>
-      cli(
+      certEvidence(
         [
           `tomcat/tomcat.pem: ${tomcat}`,
           'tomcat-ECDSA/tomcat-ECDSA.pem: Self-signed certificate generated by system',
           'ipsec/ipsec.pem: Self-signed certificate generated by system',
         ].join('\r\n'),
+        {},
       );
     assert.match(
       check('CUCM-CERT-02').evaluate({ certList: list('Self-signed certificate generated by system') }) ?? '',
@@ -254,7 +262,7 @@ describe('the original checks cite their sources', () => {
 
   it('uses no name the reviewer doubted without saying so', () => {
     assert.match(check('CUCM-TLS-02').unverified ?? '', /values of TLSCipherPreference/);
-    assert.match(check('CUCM-LOG-01').unverified ?? '', /AuditLogEnabled/);
+    assert.equal(check('CUCM-LOG-01').unverified, undefined);
     const sql = JSON.stringify(CUCM_CHECKLIST.checks.map((c) => c.evidence));
     assert.doesNotMatch(sql, /authorizationrequired|tksecuritymode|fkprocessnode/);
   });

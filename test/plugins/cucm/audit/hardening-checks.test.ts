@@ -1,5 +1,5 @@
-// The CUCM hardening checks' conditions on answers in the shapes the tools return them: the phone
-// settings' count row and profile XML, getLdapAuthentication's nested servers (one or several), the
+// The CUCM hardening checks' conditions on answers in the shapes the tools return them: the common
+// phone profiles' XML, getLdapAuthentication's nested servers (one or several), the
 // CLI answers; each condition both ways, and a cut or unrecognised answer never read as a pass.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -29,68 +29,47 @@ const result = (r: unknown): EvidenceResult => ({ ok: true, data: { result: r, c
 
 const HARD_XML =
   '<vendorConfig><pcPort>1</pcPort><settingsAccess>0</settingsAccess><garp>1</garp><webAccess>1</webAccess><spanToPCPort>1</spanToPCPort></vendorConfig>';
-const counts = (over: Record<string, string> = {}): EvidenceResult =>
-  rows([
-    {
-      phones: '25000',
-      webaccess: '0',
-      settingsaccess: '0',
-      pcport: '0',
-      spantopcport: '0',
-      garp: '0',
-      ...over,
-    },
-  ]);
-
 describe('the CUCM hardening checks', () => {
-  it('judge a whole cluster of phones from one row of counts, and the common phone profiles', () => {
-    // One aggregate query for the whole cluster, never one call per phone.
+  it('judge the common phone profiles from their XML table, one query, never a column device lacks', () => {
+    // The profile XML lives in commonphoneconfigxml (joined by fkcommonphoneconfig), as public scripts
+    // read it on real clusters; device has no xml column, so no per-phone count query is made.
+    const sql = JSON.stringify(EH.commonPhoneProfiles.args);
     assert.match(
-      JSON.stringify(EH.phoneSettingCounts.args),
-      /select count\(\*\) as phones, sum\(case when xml like/,
+      sql,
+      /from commonphoneconfig c inner join commonphoneconfigxml x on x\.fkcommonphoneconfig = c\.pkid/,
     );
+    assert.doesNotMatch(JSON.stringify(ENDPOINT_CHECKS.map((c) => c.evidence)), /from device/);
+    for (const c of ENDPOINT_CHECKS) assert.deepEqual(c.evidence, [EH.commonPhoneProfiles], c.id);
     const profiles = rows([{ name: 'Standard Common Phone Profile', xml: HARD_XML }]);
     for (const c of ENDPOINT_CHECKS)
-      assert.equal(c.evaluate({ phoneSettingCounts: counts(), phoneProfiles: profiles }), undefined, c.id);
-    assert.equal(
-      check('CUCM-PHONE-03').evaluate({
-        phoneSettingCounts: counts({ webaccess: '120' }),
-        phoneProfiles: profiles,
-      }),
-      'web access enabled on 120 of 25000 phones',
-    );
+      assert.equal(c.evaluate({ commonPhoneProfiles: profiles }), undefined, c.id);
     const openProfile = rows([
       { name: 'Lobby', xml: HARD_XML.replace('<garp>1</garp>', '<garp>0</garp>') },
       { name: 'Standard Common Phone Profile', xml: HARD_XML },
     ]);
     assert.equal(
-      check('CUCM-PHONE-07').evaluate({ phoneSettingCounts: counts(), phoneProfiles: openProfile }),
+      check('CUCM-PHONE-07').evaluate({ commonPhoneProfiles: openProfile }),
       'gratuitous ARP accepted on common phone profile Lobby',
     );
     // Only its own setting: the Lobby profile's GARP is no web-access finding.
+    assert.equal(check('CUCM-PHONE-03').evaluate({ commonPhoneProfiles: openProfile }), undefined);
+    const web = rows([{ name: 'Lobby', xml: HARD_XML.replace('<webAccess>1<', '<webAccess>0<') }]);
     assert.equal(
-      check('CUCM-PHONE-03').evaluate({ phoneSettingCounts: counts(), phoneProfiles: openProfile }),
-      undefined,
+      check('CUCM-PHONE-03').evaluate({ commonPhoneProfiles: web }),
+      'web access enabled on common phone profile Lobby',
     );
     // Settings Access restricted (2) is hardened; enabled (1) is the finding.
     const restricted = rows([
       { name: 'P', xml: HARD_XML.replace('<settingsAccess>0<', '<settingsAccess>2<') },
     ]);
-    assert.equal(
-      check('CUCM-PHONE-04').evaluate({ phoneSettingCounts: counts(), phoneProfiles: restricted }),
-      undefined,
-    );
+    assert.equal(check('CUCM-PHONE-04').evaluate({ commonPhoneProfiles: restricted }), undefined);
     // A cut answer is reported, never passed.
     assert.match(
-      String(
-        check('CUCM-PHONE-05').evaluate({ phoneSettingCounts: counts(), phoneProfiles: rows([], false) }),
-      ),
+      String(check('CUCM-PHONE-05').evaluate({ commonPhoneProfiles: rows([], false) })),
       /incomplete/,
     );
-    assert.match(
-      String(check('CUCM-PHONE-05').evaluate({ phoneSettingCounts: rows([]), phoneProfiles: profiles })),
-      /could not be counted/,
-    );
+    // The scope is stated: phone-specific overrides are not read.
+    for (const c of ENDPOINT_CHECKS) assert.match(c.condition, /phone-specific overrides are not read/, c.id);
   });
 
   it('find LDAP authentication without TLS, with one server or several', () => {

@@ -16,13 +16,9 @@ import { matchCommand } from '../../../../lab/vos/commands/table.ts';
 import { resolveWeaknesses, seededWeaknesses } from '../../../../lab/weaknesses/index.ts';
 import type { Check, EvidenceResult } from '../../../../plugins/_shared/audit/checklist.ts';
 import { budget } from '../../../../plugins/_shared/audit/render-prompt.ts';
+import { passwordAgeDays as expiryDays } from '../../../../plugins/_shared/audit/vos-verdicts.ts';
 import { validateCommand } from '../../../../plugins/_shared/vos/command-policy.ts';
-import {
-  IMP_CHECKLIST,
-  certNotAfter,
-  expiryDays,
-  serviceStates,
-} from '../../../../plugins/imp/audit/checklist.ts';
+import { IMP_CHECKLIST, certNotAfter, serviceStates } from '../../../../plugins/imp/audit/checklist.ts';
 import { loadShippedPlugins } from '../../../helpers/shipped-plugins.ts';
 import { startProductStack, type ProductStack } from '../../../helpers/product-stack.ts';
 

@@ -1,0 +1,8 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+
+/** Compares two secrets in constant time (hashed first: lengths may differ). */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}

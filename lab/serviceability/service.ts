@@ -1,0 +1,167 @@
+// A serviceability SOAP service as a VOS node's Tomcat serves it (PerfmonService, ControlCenterServices,
+// LogCollectionPortService...): one definition per service, mounted on every VOS node's HTTPS listener
+// by mount.ts. The endpoint does what all of them do alike: the WSDL on ?wsdl, Basic authentication,
+// POST only, the SOAP envelope read (SOAPAction checked against the body), the per-node rate limit with
+// the service's own AxisFault, and any operation's failure as a SOAP fault.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { XmlObject } from '../xml/parse.ts';
+import { XmlSyntaxError } from '../xml/parse.ts';
+import type { XmlOutObject } from '../xml/write.ts';
+import { qualify, toXml } from '../xml/write.ts';
+import {
+  BodyTooLargeError,
+  basicCredentials,
+  readBody,
+  requestPath,
+  send,
+  sendUnauthorized,
+} from '../http/request.ts';
+import { readSoapRequest, SoapShapeError } from '../cucm/axl/envelope.ts';
+import { plainFaultEnvelope, SOAP_ENV } from '../cucm/axl/fault.ts';
+import type { LabLog } from '../state/log.ts';
+import { SlidingWindow } from '../state/sliding-window.ts';
+
+/** What an operation handler is told about the call. */
+export interface SoapCall {
+  /** The node that answers (its name, as `show network cluster` lists it). */
+  node: string;
+  /** The authenticated user. */
+  user: string;
+  /** The operation element's content, prefixes removed. */
+  body: XmlObject;
+}
+
+/** Thrown by an operation: answered as a SOAP fault (HTTP 500) with this code and text. */
+export class SoapFault extends Error {
+  constructor(
+    readonly faultstring: string,
+    readonly faultcode = 'soapenv:Server',
+  ) {
+    super(faultstring);
+  }
+}
+
+/**
+ * An operation: its answer's content (qualified and wrapped in `<operation>Response` by the endpoint),
+ * or a whole SOAP envelope as text when the service writes its own.
+ */
+export type SoapOperation = (call: SoapCall) => XmlOutObject | string;
+
+export interface SoapServiceDef {
+  /** `PerfmonService`: the name the WSDL's <wsdl:service> carries and the lab log records. */
+  name: string;
+  /** `/perfmonservice2/services/PerfmonService`. */
+  path: string;
+  /** The namespace of its elements (the answers are qualified in it). */
+  namespace: string;
+  /** The service's WSDL, with `location` as its soap:address. */
+  wsdl: (location: string) => string;
+  operations: Record<string, SoapOperation>;
+  /** Requests per minute the node accepts for this service (all clients together); undefined: no limit. */
+  perMinute?: () => number;
+  /** The fault text of the rate limit (the real node's AxisFault wording for this service). */
+  rateFault?: (limit: number) => string;
+  /** Largest request body; default 1 MiB. */
+  maxRequestBytes?: number;
+}
+
+export interface NodeSoapOptions {
+  node: string;
+  log: LabLog;
+  /** Whether this login may use the node's serviceability services (the product decides how). */
+  authenticate: (user: string, password: string) => boolean;
+  publicAddress: () => string;
+}
+
+/** The HTTP handler of one service on one node. */
+export function soapServiceEndpoint(
+  def: SoapServiceDef,
+  o: NodeSoapOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  // One window per node and service: each node counts its own requests (shared by every client).
+  const window = def.perMinute ? new SlidingWindow(def.perMinute, 60_000) : undefined;
+  return async (req, res) => {
+    const { query } = requestPath(req);
+    const record = (status: number, operation?: string, user?: string): void =>
+      o.log.request({
+        node: o.node,
+        service: 'serviceability',
+        method: req.method ?? '',
+        path: def.path,
+        status,
+        ...(operation ? { operation: `${def.name}.${operation}` } : {}),
+        ...(user ? { user } : {}),
+      });
+    if (req.method === 'GET' && [...query.keys()].some((k) => k.toLowerCase() === 'wsdl')) {
+      record(200, 'wsdl');
+      send(res, 200, 'text/xml;charset=utf-8', def.wsdl(`https://${o.publicAddress()}${def.path}`));
+      return;
+    }
+    const creds = basicCredentials(req);
+    if (!creds || !o.authenticate(creds.user, creds.password)) {
+      record(401);
+      sendUnauthorized(res, 'Cisco Serviceability');
+      return;
+    }
+    if (req.method !== 'POST') {
+      record(405, undefined, creds.user);
+      send(res, 405, 'text/plain', 'Method Not Allowed');
+      return;
+    }
+    const fault = (operation: string, code: string, text: string): void => {
+      record(500, operation, creds.user);
+      send(res, 500, 'text/xml;charset=utf-8', plainFaultEnvelope(code, text));
+    };
+    let operation = 'unknown';
+    try {
+      const soap = readSoapRequest(await readBody(req, def.maxRequestBytes ?? 1024 * 1024));
+      operation = soap.operation;
+      const run = Object.hasOwn(def.operations, operation) ? def.operations[operation] : undefined;
+      if (!run || soap.namespace !== def.namespace) {
+        fault(operation, 'soapenv:Client', `No such operation '${operation}'`);
+        return;
+      }
+      // Axis dispatches on the body; a SOAPAction naming another operation is the client's error.
+      const action = String(req.headers.soapaction ?? '').replace(/^"|"$/g, '');
+      if (action !== '' && action !== operation && !action.endsWith(`/${operation}`)) {
+        fault(
+          operation,
+          'soapenv:Client',
+          `SOAPAction '${action}' does not match the operation '${operation}'`,
+        );
+        return;
+      }
+      if (window && !window.tryTake()) {
+        const limit = def.perMinute?.() ?? 0;
+        fault(
+          operation,
+          'soapenv:Server.generalException',
+          def.rateFault?.(limit) ?? `Exceeded allowed rate for ${def.name}: ${limit} requests per minute.`,
+        );
+        return;
+      }
+      const content = run({ node: o.node, user: creds.user, body: soap.body });
+      record(200, operation, creds.user);
+      const xml = typeof content === 'string' ? content : answerEnvelope(def.namespace, operation, content);
+      send(res, 200, 'text/xml;charset=utf-8', xml);
+    } catch (err) {
+      if (err instanceof SoapFault) fault(operation, err.faultcode, err.faultstring);
+      else if (
+        err instanceof XmlSyntaxError ||
+        err instanceof SoapShapeError ||
+        err instanceof BodyTooLargeError
+      )
+        fault(operation, 'soapenv:Client', err.message);
+      else throw err;
+    }
+  };
+}
+
+/** `<ns1:operationResponse>` with `content` qualified in the service's namespace. */
+export function answerEnvelope(namespace: string, operation: string, content: XmlOutObject): string {
+  const response = toXml(`ns1:${operation}Response`, {
+    '@xmlns:ns1': namespace,
+    ...(qualify(content, 'ns1') as XmlOutObject),
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_ENV}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>${response}</soapenv:Body></soapenv:Envelope>`;
+}

@@ -1,0 +1,3 @@
+import { certListTool } from '../../_shared/tools/cert-list.ts';
+
+export default certListTool('cuc', 'cuc_os_trust_fingerprint');

@@ -1,0 +1,3 @@
+import { perfmonQueryTool } from '../../_shared/tools/perfmon-query.ts';
+
+export default perfmonQueryTool('cuc');

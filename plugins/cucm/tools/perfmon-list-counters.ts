@@ -1,0 +1,3 @@
+import { perfmonListCountersTool } from '../../_shared/tools/perfmon-list-counters.ts';
+
+export default perfmonListCountersTool('cucm');

@@ -1,0 +1,3 @@
+import { serviceStatusTool } from '../../_shared/tools/service-status.ts';
+
+export default serviceStatusTool('cucm');

@@ -1,0 +1,3 @@
+import { serviceControlTool } from '../../_shared/tools/service-control.ts';
+
+export default serviceControlTool('imp');
