@@ -8,7 +8,7 @@ export interface Credential {
 }
 
 export const DEMO_CREDENTIALS = {
-  /** CUCM and IM&P application user in "Standard AXL API Access" (and allowed to query RisPort). */
+  /** CUCM and IM&P application user holding the "Standard AXL API Access" role (and allowed to query RisPort). */
   axl: { user: 'axladmin', password: 'Lab-Axl-Pass1!' },
   /** VOS CLI administrator of every node. */
   os: { user: 'osadmin', password: 'Lab-Os-Pass1!' },

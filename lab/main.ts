@@ -28,6 +28,9 @@ function optionsFromEnv(): LabOptions {
     ['extraPhones', 'LAB_EXTRA_PHONES'],
     ['risRateLimitPerMinute', 'LAB_RIS_RATE_LIMIT'],
     ['perfmonRateLimitPerMinute', 'LAB_PERFMON_RATE_LIMIT'],
+    ['cdrRateLimitPerMinute', 'LAB_CDR_RATE_LIMIT'],
+    ['cdrPushPort', 'LAB_CDR_PUSH_PORT'],
+    ['logCollectionRateLimitPerMinute', 'LAB_LOG_COLLECTION_RATE_LIMIT'],
     ['risMaxDevicesPerAnswer', 'LAB_RIS_MAX_DEVICES'],
   ];
   for (const [key, env] of numbers) {
@@ -55,6 +58,8 @@ function describe(info: LabInfo): string {
     for (const [kind, c] of Object.entries(n.credentials))
       lines.push(`      ${kind.padEnd(10)} ${c.user} / ${c.password}`);
     if (n.sshHostKeyFingerprint) lines.push(`      ssh key    ${n.sshHostKeyFingerprint}`);
+    for (const s of n.subscribers ?? [])
+      lines.push(`      subscriber ${s.name}  ${s.address}  (https ${s.ports.https}; serviceability)`);
   }
   return lines.join('\n');
 }

@@ -31,6 +31,9 @@ export interface ResolvedOptions {
   axlSchemaDir: string | undefined;
   risRateLimitPerMinute: number;
   perfmonRateLimitPerMinute: number;
+  cdrRateLimitPerMinute: number;
+  cdrPushPort: number;
+  logCollectionRateLimitPerMinute: number;
   risMaxDevicesPerAnswer: number;
   risResponseShape: 'cucm15' | 'legacy';
   extraPhones: number;
@@ -93,6 +96,12 @@ export function resolveOptions(o: LabOptions, env: NodeJS.ProcessEnv = process.e
     axlSchemaDir: schemaDir === undefined || schemaDir === '' ? undefined : schemaDir,
     risRateLimitPerMinute: nonNegative('risRateLimitPerMinute', o.risRateLimitPerMinute ?? 15),
     perfmonRateLimitPerMinute: nonNegative('perfmonRateLimitPerMinute', o.perfmonRateLimitPerMinute ?? 80),
+    cdrRateLimitPerMinute: nonNegative('cdrRateLimitPerMinute', o.cdrRateLimitPerMinute ?? 10),
+    cdrPushPort: nonNegative('cdrPushPort', o.cdrPushPort ?? 22),
+    logCollectionRateLimitPerMinute: nonNegative(
+      'logCollectionRateLimitPerMinute',
+      o.logCollectionRateLimitPerMinute ?? 15,
+    ),
     risMaxDevicesPerAnswer: Math.max(
       1,
       nonNegative('risMaxDevicesPerAnswer', o.risMaxDevicesPerAnswer ?? 1000),
@@ -150,4 +159,10 @@ export const PORT_SLOTS = {
   legacySsh: 11,
   /** Unity Connection's second HTTPS port (443 on a real node). */
   cucHttps443: 12,
+  /** The main cluster's subscribers' HTTPS (serviceability APIs), one each (up to eight). */
+  cucmSubscriberHttps: 13,
+  /** The IM&P subscriber's HTTPS. */
+  impSubscriberHttps: 21,
+  /** The 14.0 cluster's subscriber's HTTPS. */
+  legacySubscriberHttps: 22,
 } as const;

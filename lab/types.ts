@@ -40,6 +40,12 @@ export interface LabOptions {
   risRateLimitPerMinute?: number;
   /** PerfmonService requests allowed per minute and node (the node's rate control). Default 80. */
   perfmonRateLimitPerMinute?: number;
+  /** CDRonDemandService requests allowed per minute on the CDR Repository node. Default 10. */
+  cdrRateLimitPerMinute?: number;
+  /** The port CDRonDemand get_file pushes files to (a real node: 22). Default 22. */
+  cdrPushPort?: number;
+  /** LogCollectionPortTypeService requests allowed per minute and node. Default 15. */
+  logCollectionRateLimitPerMinute?: number;
   /** Devices per RisPort answer before StateInfo paging. Default 1000. */
   risMaxDevicesPerAnswer?: number;
   /** 'cucm15' wraps SelectCmDeviceResult in selectCmDeviceReturn (default); 'legacy' does not. */
@@ -127,6 +133,13 @@ export interface LabNodeInfo {
    */
   selfSigned?: boolean;
   version?: string;
+  /**
+   * A publisher's other nodes (CUCM subscribers, the IM&P subscriber), each with its own HTTPS listener
+   * and certificate serving Tomcat's serviceability APIs (PerfMon, ControlCenterServices...) with its own
+   * state; AXL stays the publisher's, and their CLI is not simulated (no SSH port). Store a credential
+   * under each one's `name` with its `address`, as for the publisher.
+   */
+  subscribers?: LabNodeInfo[];
   /** Phones: model and screenshot format. */
   model?: string;
   screenshotFormat?: 'png' | 'bmp';

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../kernel/paths.ts';
 import { weaknessesOf, type WeaknessProduct } from '../lab/weaknesses/index.ts';
 import type { Check, Checklist, EvidenceCall } from '../plugins/_shared/audit/checklist.ts';
+import { cliToolCommands } from '../plugins/_shared/audit/cli-tool-evidence.ts';
 import { CUC_CHECKLIST } from '../plugins/cuc/audit/checklist.ts';
 import { CUCM_CHECKLIST } from '../plugins/cucm/audit/checklist.ts';
 import { IMP_CHECKLIST } from '../plugins/imp/audit/checklist.ts';
@@ -35,10 +36,12 @@ export function evidenceNames(e: EvidenceCall): string {
   }
   if (e.tool.endsWith('_os_run_command')) return `CLI ${code(String(a.command))}`;
   // The CLI-parsed tools: the commands each runs (plugins/_shared/vos/drf-output.ts, cert-output.ts).
-  if (e.tool.endsWith('_drf_status'))
-    return `CLI ${code('utils disaster_recovery history backup')}, ${code('utils disaster_recovery status backup')}, ${code('utils disaster_recovery schedule list')} (parsed)`;
+  const commands = cliToolCommands(e).map(code);
+  if (e.tool.endsWith('_drf_status')) return `CLI ${commands.join(', ')} (parsed)`;
   if (e.tool.endsWith('_cert_list'))
-    return `CLI ${code('show cert list own')}, then ${code('show cert own <unit>/<file>.pem')} per certificate (parsed)`;
+    return `CLI ${commands[0] ?? ''}, then ${commands[1] ?? ''} per certificate (parsed)`;
+  if (e.tool.endsWith('_service_status'))
+    return `ControlCenterServices ${code('soapGetServiceStatus')} (every service of the node, parsed)`;
   if (e.tool === 'cuc_cupi_list')
     return `CUPI ${code(`GET /vmrest/${String(a.resource)}`)}${a.query ? ` query ${code(String(a.query))}` : ''}`;
   if (e.tool === 'cuc_cupi_call') return `CUPI ${code(`${String(a.method ?? 'GET')} ${String(a.path)}`)}`;

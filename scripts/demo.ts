@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     stateDir,
     DEMO_CLIENTS.map((c) => c.name),
     lab.info,
-    { firstContact: [DEMO_ADMIN] },
+    { firstContact: [DEMO_ADMIN], subscribers: true },
   );
 
   step(4, 5, 'downloading the AXL and RIS schemas from the lab into the schema cache');

@@ -293,6 +293,13 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
             maxFilesPerClient: config.REPORTS_MAX_PER_CLIENT,
             maxBytesPerClient: config.REPORTS_MAX_BYTES_PER_CLIENT,
           },
+          cdrTransfer: {
+            address: config.CDR_SFTP_ADDRESS,
+            bindAddress: config.CDR_SFTP_BIND_ADDRESS,
+            port: config.CDR_SFTP_PORT,
+            timeoutMs: config.CDR_SFTP_TIMEOUT_MS,
+            maxBytes: config.CDR_FILE_MAX_BYTES,
+          },
           nodeIo: {
             attempts: config.NODE_RETRY_ATTEMPTS,
             retryBaseMs: config.NODE_RETRY_BASE_MS,

@@ -1,13 +1,23 @@
 // What one tool call sent to managed nodes: the `ctx.node` the runner hands the handler. It charges the
-// first request to each service against that service's rate-limit window, and keeps a bounded list of
-// the distinct requests for the call's outcome record.
-import type { NodeRequest, NodeRequests, NodeRequestTicket, NodeService, Service } from '../sdk/types.ts';
+// first request to each service against that service's rate-limit window, asks the caller's allowlist
+// about each subject a tool checks before sending it, and keeps a bounded list of the distinct requests
+// (and of the refused subjects) for the call's outcome record.
+import type {
+  AllowlistService,
+  NodeRequest,
+  NodeRequests,
+  NodeRequestTicket,
+  NodeService,
+  Service,
+} from '../sdk/types.ts';
 import { auditText } from './audit-text.ts';
 
 /** Distinct requests listed on one outcome record; the others are only counted. */
 export const MAX_LISTED_REQUESTS = 16;
 /** Peers recorded per listed request (a name resolving to several addresses, retried). */
 const MAX_PEERS = 4;
+/** Distinct refused subjects listed on one outcome record (a call normally ends at its first). */
+const MAX_DENIED = 4;
 
 const NODE_SERVICES: ReadonlySet<string> = new Set<NodeService>([
   'axl',
@@ -34,17 +44,31 @@ const NO_TICKET: NodeRequestTicket = { connected: () => undefined };
 export class CallNodeRequests implements NodeRequests {
   readonly #listed = new Map<string, ListedRequest>();
   readonly #charged = new Set<string>();
+  readonly #denied: { service: AllowlistService; operation: string }[] = [];
   #unlisted = 0;
 
   /**
    * @param declared the tool's declared service, whose window the runner charged before the handler.
    * @param charge takes one request of a service's window, or throws the RATE_LIMITED error (audited).
+   * @param check the caller's allowlist decision: throws ProfilePermissionError for a refused subject.
    */
   constructor(
     declared: Service,
     private readonly charge: (service: NodeService) => void,
+    private readonly check: (service: AllowlistService, subject: string) => void = () => undefined,
   ) {
     this.#charged.add(declared);
+  }
+
+  permit(service: AllowlistService, subject: string): void {
+    try {
+      this.check(service, subject);
+    } catch (err) {
+      const operation = auditText(String(subject));
+      const seen = this.#denied.some((d) => d.service === service && d.operation === operation);
+      if (!seen && this.#denied.length < MAX_DENIED) this.#denied.push({ service, operation });
+      throw err;
+    }
   }
 
   request(r: NodeRequest): NodeRequestTicket {
@@ -79,15 +103,17 @@ export class CallNodeRequests implements NodeRequests {
     };
   }
 
-  /** The outcome record's fields: nothing when the call sent nothing. */
+  /** The outcome record's fields: nothing when the call sent nothing and was refused nothing. */
   auditFields(): Record<string, unknown> {
-    if (this.#listed.size === 0) return {};
+    const denied = this.#denied.length > 0 ? { denied_requests: this.#denied.map((d) => ({ ...d })) } : {};
+    if (this.#listed.size === 0) return denied;
     return {
       node_requests: [...this.#listed.values()].map((e) => ({
         ...e,
         ...(e.peers ? { peers: [...e.peers] } : {}),
       })),
       ...(this.#unlisted > 0 ? { node_requests_unlisted: this.#unlisted } : {}),
+      ...denied,
     };
   }
 }

@@ -142,8 +142,11 @@ export class ToolRunner {
       this.charge(tool, profile, cc, tool.def.service, record);
       this.deps.audit.write(record);
       ran = true;
-      const requests = new CallNodeRequests(tool.def.service, (service) =>
-        this.charge(tool, profile, cc, service, record),
+      const requests = new CallNodeRequests(
+        tool.def.service,
+        (service) => this.charge(tool, profile, cc, service, record),
+        (service, subject) =>
+          assertAllowlisted(profile, service, subject, this.deps.narrowing(cc.caller.name)),
       );
       sent = requests;
       const reply = await runWithNodeRequests(requests, () =>

@@ -9,7 +9,11 @@ import type { PluginDefinition } from '../sdk/define.ts';
  * (`ToolDefinition.task`), ToolContext.credentialPage and ToolInput.accepts.elicitationUrl (additions:
  * `^1` plugins load).
  */
-export const KERNEL_API_VERSION = '1.2.0';
+/**
+ * 1.3: the serviceability node service and allowlist, and NodeRequests.permit (each inner operation a
+ * tool sends is decided by the caller's allowlist) (additions: `^1` plugins load).
+ */
+export const KERNEL_API_VERSION = '1.3.0';
 
 export const TOOL_NAME = /^[a-z0-9_]{1,64}$/;
 

@@ -37,6 +37,22 @@ export interface PluginSettings {
   nodeIo?: NodeIoSettings;
   /** Export bounds and per-client quotas of reports (the REPORT_* settings); unset: their defaults. */
   reportLimits?: ReportLimitSettings;
+  /** Where CDR files pushed by a CUCM node are received (the CDR_SFTP_* settings); unset: not at all. */
+  cdrTransfer?: CdrTransferSettings;
+}
+
+/**
+ * CDR_SFTP_ADDRESS, CDR_SFTP_BIND_ADDRESS, CDR_SFTP_PORT, CDR_SFTP_TIMEOUT_MS and CDR_FILE_MAX_BYTES: a
+ * CUCM node delivers a CDR file by SFTP to the address it is given, so cucm_cdr_get listens for that one
+ * transfer.
+ */
+export interface CdrTransferSettings {
+  /** The address the node is told to connect to (this server as the node reaches it); '' = not set. */
+  address: string;
+  bindAddress: string;
+  port: number;
+  timeoutMs: number;
+  maxBytes: number;
 }
 
 /**

@@ -28,6 +28,7 @@ export {
   type PluginDirs,
   type PluginSettings,
   type NodeIoSettings,
+  type CdrTransferSettings,
   type ReportLimitSettings,
   type ToolContext,
 } from './define.ts';

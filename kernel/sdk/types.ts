@@ -57,6 +57,15 @@ export interface NodeRequests {
    * (service, operation, address) are listed, with their count, on the call's outcome record.
    */
   request(r: NodeRequest): NodeRequestTicket;
+  /**
+   * Throws ProfilePermissionError unless the caller's profile allowlist for `service`, narrowed by its
+   * client.json, permits `subject` (an operation, a command line). Call it before sending each request
+   * whose subject the tool's own `access` did not decide (a serviceability tool's inner operations, the
+   * further commands of a CLI tool): send nothing when it throws. The refusal is listed on the call's
+   * outcome record (`denied_requests`) and the call ends DENIED when the error reaches the kernel.
+   * Outside a tool call everything is permitted. Kernel 1.3.
+   */
+  permit(service: AllowlistService, subject: string): void;
 }
 
 /**

@@ -52,6 +52,7 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
         clusterNodes: () => [CUC_NODE],
         bootedAt: Date.now() - facts.uptimeDays * 86_400_000,
         perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        logCollectionPerMinute: opts.logCollectionRateLimitPerMinute,
         services: facts.services,
         aliases: [`${facts.hostname}.${facts.domain}`, facts.ip],
       }),
@@ -64,6 +65,13 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
         credential: opts.credentials.cupi,
         log: ctx.log,
         publicAddress,
+        cluster: () =>
+          facts.cluster().map((n, i) => ({
+            ServerName: n.name,
+            HostName: `${n.name}.${facts.domain}`,
+            IpAddress: n.ip,
+            ClusterMemberId: String(i),
+          })),
       });
       return async (req, res) => {
         const { path } = requestPath(req);

@@ -1,5 +1,6 @@
 import type { Database, Row } from '../informix/database.ts';
 import type { LabSeeding } from '../weaknesses/index.ts';
+import { AXL_INTEGRATION_GROUP } from './db/roles.ts';
 
 /**
  * A common phone profile's product-specific settings, as the XML CUCM keeps them in commonphoneconfigxml
@@ -70,9 +71,12 @@ export function seedHardening(db: Database, seeding: LabSeeding): void {
       has('cucm-ldap-directory-no-tls'),
     );
 
+  // The groups and the roles they carry are seeded with the users (db/roles.ts): a group made here
+  // would carry no role.
   const group = (name: string): string => {
     const found = db.table('dirgroup').lookup('name', name)[0];
-    return String((found ?? db.insert('dirgroup', { name })).pkid);
+    if (!found) throw new Error(`lab seed: no access control group ${name}`);
+    return String(found.pkid);
   };
   const enduser = (userid: string): string | undefined => {
     const u = db.table('enduser').lookup('userid', userid)[0];
@@ -82,11 +86,11 @@ export function seedHardening(db: Database, seeding: LabSeeding): void {
     const fkenduser = enduser(userid);
     if (fkenduser) db.insert('enduserdirgroupmap', { fkenduser, fkdirgroup: group(groupName) });
   };
-  group(CTI_ALL_DEVICES);
   // A user whose softphone integration was given control of every device instead of its own.
   if (has('cucm-cti-control-all-devices')) member('rjones', CTI_ALL_DEVICES);
-  // A person's own account with AXL rights, used for scripts.
-  if (has('cucm-enduser-axl-access')) member('mlee', 'Standard AXL API Access');
+  // A person's own account with AXL rights, used for scripts: put in the integration's custom group,
+  // which carries the Standard AXL API Access role.
+  if (has('cucm-enduser-axl-access')) member('mlee', AXL_INTEGRATION_GROUP.name);
 }
 
 function ldapHosts(db: Database, table: string, owner: string, pkid: unknown, clear: boolean): void {

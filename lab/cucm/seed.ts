@@ -3,6 +3,7 @@ import type { Cell, Row } from '../informix/database.ts';
 import { Database } from '../informix/database.ts';
 import type { LabSeeding } from '../weaknesses/index.ts';
 import { setCredential } from './db/credentials.ts';
+import { AXL_INTEGRATION_GROUP, seedAccessGroups } from './db/roles.ts';
 import {
   CREDENTIAL_PASSWORD,
   CREDENTIAL_PIN,
@@ -218,16 +219,8 @@ export function seedCucm(
     defaultCredentialPolicy((c) => has(CUCM_POLICY_WEAKNESS[c] ?? '')),
   );
 
-  const groups = new Map<string, string>();
-  for (const name of [
-    'Standard AXL API Access',
-    'Standard CCM Super Users',
-    'Standard CCM End Users',
-    'Standard RealtimeAndTraceCollection',
-    'Standard CTI Enabled',
-  ]) {
-    groups.set(name, ins('dirgroup', { name }).pkid as string);
-  }
+  // Standard groups with the roles they carry, and the custom group the AXL integration account uses.
+  const groups = seedAccessGroups(db);
   const appUser = (
     name: string,
     description: string,
@@ -251,15 +244,13 @@ export function seedCucm(
     true,
   );
   appUser(creds.axl.user, 'AXL integration account', creds.axl.password, [
-    'Standard AXL API Access',
+    AXL_INTEGRATION_GROUP.name,
     'Standard RealtimeAndTraceCollection',
   ]);
   if (has('cucm-privileged-app-user')) {
-    // A service account with super-user rights and a guessable password: the privileged-app-user finding.
-    appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [
-      'Standard CCM Super Users',
-      'Standard AXL API Access',
-    ]);
+    // A service account with super-user rights (AXL included: the group carries that role) and a
+    // guessable password: the privileged-app-user finding.
+    appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, ['Standard CCM Super Users']);
   }
 
   const users = new Map<string, Row>();

@@ -25,9 +25,12 @@ import { applyCucmScale } from '../scale/cucm.ts';
 import { pkidSource } from '../scale/random.ts';
 import { addScaleRegistrations } from '../scale/ris.ts';
 import { serviceabilityServices } from '../serviceability/services.ts';
+import { CdrRepository } from './cdr/repository.ts';
+import { DEMO_PHONES } from './topology.ts';
 import { RIS_GROUP } from './ris/service.ts';
 import { authenticateAppUser } from './db/credentials.ts';
 import { axlFullVersion, axlSchemasFor, cliVersion } from './versions.ts';
+import { serveSubscriber } from '../vos/subscriber.ts';
 
 /** One CUCM cluster's publisher: the main one (scaled, the demo phones) or the 14.0 cluster's. */
 export interface CucmNodeSpec {
@@ -100,8 +103,19 @@ export async function startCucm(
       startedAt: Math.floor(Date.now() / 1000) - facts.uptimeDays * 86_400,
     },
     toolkitDownloads: 0,
+    // The Cluster ID enterprise parameter as shipped (StandAloneCluster) names the files; the cluster's
+    // call-processing nodes write them, the publisher keeps them.
+    cdr: new CdrRepository({
+      clusterId: 'StandAloneCluster',
+      nodes: [node.cluster.publisher, node.cluster.subscriber],
+      phones: DEMO_PHONES,
+      salt: [...`${opts.seed}:${node.name}`].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7),
+    }),
   };
   live.ris = state.ris;
+  // The serviceability APIs take an application user with the RealtimeAndTraceCollection role.
+  const serviceabilityUser = (user: string, password: string): boolean =>
+    authenticateAppUser(db, user, password, RIS_GROUP) !== undefined;
   const served = await serveVosNode(ctx, {
     name: node.name,
     os: state.os,
@@ -109,9 +123,8 @@ export async function startCucm(
     db,
     httpsSlot: node.httpsSlot,
     sshSlot: node.sshSlot,
-    // The serviceability APIs take an application user with the RealtimeAndTraceCollection role.
     serviceability: {
-      authenticate: (user, password) => authenticateAppUser(db, user, password, RIS_GROUP) !== undefined,
+      authenticate: serviceabilityUser,
       services: serviceabilityServices({
         product: 'cucm',
         node: node.name,
@@ -119,6 +132,8 @@ export async function startCucm(
         ris: state.ris,
         bootedAt: state.ris.startedAt * 1000,
         perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        cdr: { repository: state.cdr, perMinute: opts.cdrRateLimitPerMinute, pushPort: opts.cdrPushPort },
+        logCollectionPerMinute: opts.logCollectionRateLimitPerMinute,
         services: facts.services,
         aliases: [`${facts.hostname}.${facts.domain}`, facts.ip],
       }),
@@ -140,6 +155,25 @@ export async function startCucm(
         publicAddress,
       }),
   });
+  // Every other CallManager node answers its own serviceability APIs at its own address.
+  const subscribers = await Promise.all(
+    state.ris.nodes
+      .filter((n) => n !== node.name)
+      .map((name, i) =>
+        serveSubscriber(ctx, {
+          product: 'cucm',
+          name,
+          httpsSlot: (node.main ? PORT_SLOTS.cucmSubscriberHttps : PORT_SLOTS.legacySubscriberHttps) + i,
+          clusterNodes: () => state.ris.nodes,
+          callManagers: () => state.ris.nodes,
+          ris: state.ris,
+          publisherOs: state.os,
+          authenticate: serviceabilityUser,
+          credentials: { axl: { ...opts.credentials.axl } },
+          version: facts.activeVersion,
+        }),
+      ),
+  );
   const base = `https://${opts.host}:${served.httpsPort}`;
   return {
     state,
@@ -160,6 +194,7 @@ export async function startCucm(
       certPem: served.certPem,
       certFingerprint: served.certFingerprint,
       version: facts.activeVersion,
+      ...(subscribers.length > 0 ? { subscribers } : {}),
     },
   };
 }

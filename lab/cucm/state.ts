@@ -1,5 +1,6 @@
 import type { Database } from '../informix/database.ts';
 import type { VosState } from '../vos/state.ts';
+import type { CdrRepository } from './cdr/repository.ts';
 import type { RisState } from './ris/registrations.ts';
 
 /** The CUCM publisher: its database (AXL and SQL both work on it), RisPort state and OS settings. */
@@ -10,4 +11,6 @@ export interface CucmState {
   os: VosState;
   /** Times `/plugins/axlsqltoolkit.zip` was served. */
   toolkitDownloads: number;
+  /** The CDR Repository (CDRonDemand lists it); tests add files to it. */
+  cdr: CdrRepository;
 }

@@ -20,7 +20,8 @@ export async function seedVault(
   stateDir: string,
   clients: string[],
   lab: LabInfo,
-  o: { firstContact?: string[] } = {},
+  /** `subscribers`: the publishers' other nodes too (their serviceability APIs), as the demo wants. */
+  o: { firstContact?: string[]; subscribers?: boolean } = {},
 ): Promise<number> {
   const paths = statePaths(stateDir);
   const audit = new AuditLog({ path: paths.auditLog, maxBytes: 5_242_880, maxFiles: 5 });
@@ -30,7 +31,8 @@ export async function seedVault(
   try {
     for (const client of clients) {
       const view = vault.forClient(client, { ip: '127.0.0.1' });
-      for (const node of lab.nodes) {
+      const nodes = o.subscribers ? lab.nodes.flatMap((n) => [n, ...(n.subscribers ?? [])]) : lab.nodes;
+      for (const node of nodes) {
         const entries: { product: Product; kind: CredentialKind; port: number | undefined }[] = [];
         const c = node.credentials;
         if (node.product === 'phone') {

@@ -8,6 +8,8 @@ const SHARED = [
   'applicationuser',
   'dirgroup',
   'applicationuserdirgroupmap',
+  'functionrole',
+  'functionroledirgroupmap',
   'credentialpolicy',
   'credential',
 ];

@@ -1,5 +1,6 @@
 import { DEMO_CREDENTIALS, WEAK_APP_USER, type LabCredentials } from '../credentials.ts';
 import { setCredential } from '../cucm/db/credentials.ts';
+import { AXL_INTEGRATION_GROUP, STANDARD_GROUP_ROLES, addAccessGroup } from '../cucm/db/roles.ts';
 import { defaultCredentialPolicy } from '../cucm/seed.ts';
 import { CREDENTIAL_PASSWORD } from '../cucm/db/schema.ts';
 import { CUCM_PUBLISHER, IMP_NODE } from '../cucm/topology.ts';
@@ -92,9 +93,14 @@ export function seedImp(
   );
   // Application users and roles are synchronised from CUCM; the IM&P copy is what its own admin pages
   // and AXL authorise against, so the audit reads it here.
-  const groups = new Map<string, string>();
-  for (const name of ['Standard AXL API Access', 'Standard CCM Super Users'])
-    groups.set(name, ins('dirgroup', { name }).pkid as string);
+  const superUsers = 'Standard CCM Super Users';
+  const groups = new Map<string, string>([
+    [superUsers, addAccessGroup(db, superUsers, STANDARD_GROUP_ROLES[superUsers] ?? [], true)],
+    [
+      AXL_INTEGRATION_GROUP.name,
+      addAccessGroup(db, AXL_INTEGRATION_GROUP.name, AXL_INTEGRATION_GROUP.roles, false),
+    ],
+  ]);
   const appUser = (
     name: string,
     description: string,
@@ -116,13 +122,10 @@ export function seedImp(
     ['Standard CCM Super Users'],
     true,
   );
-  appUser(creds.axl.user, 'AXL integration account', creds.axl.password, ['Standard AXL API Access']);
+  appUser(creds.axl.user, 'AXL integration account', creds.axl.password, [AXL_INTEGRATION_GROUP.name]);
   // A service account that needs AXL only but was given super-user rights: the privileged-account finding.
   if (has('imp-privileged-app-user'))
-    appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [
-      'Standard CCM Super Users',
-      'Standard AXL API Access',
-    ]);
+    appUser(WEAK_APP_USER.user, 'Legacy integration', WEAK_APP_USER.password, [superUsers]);
 
   const users: [string, string, string, string | undefined][] = [
     ['jsmith', 'John', 'Smith', pub.pkid ?? undefined],

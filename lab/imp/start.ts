@@ -17,8 +17,10 @@ import { applyImpScale } from '../scale/imp.ts';
 import { pkidSource } from '../scale/random.ts';
 import type { ImpState } from './state.ts';
 import { authenticateAppUser } from '../cucm/db/credentials.ts';
-import { AXL_GROUP } from '../cucm/axl/endpoint.ts';
+import { AXL_ROLE } from '../cucm/db/roles.ts';
 import { serviceabilityServices } from '../serviceability/services.ts';
+import { IMP_SUBSCRIBER } from './seed.ts';
+import { serveSubscriber } from '../vos/subscriber.ts';
 
 export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info: LabNodeInfo }> {
   const { opts } = ctx;
@@ -41,6 +43,11 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
     ...(opts.axlWriteThrottle ? { writeThrottle: opts.axlWriteThrottle } : {}),
   });
   let zip: Promise<Buffer> | undefined;
+  // The lab's IM&P has no RealtimeAndTraceCollection group: its AXL application user stands in.
+  const serviceabilityUser = (user: string, password: string): boolean =>
+    authenticateAppUser(db, user, password, AXL_ROLE) !== undefined;
+  // The presence redundancy group's two nodes (the IM&P database's processnode table).
+  const impNodes = (): string[] => [IMP_NODE, IMP_SUBSCRIBER];
   const served = await serveVosNode(ctx, {
     name: IMP_NODE,
     os: state.os,
@@ -48,15 +55,15 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
     db,
     httpsSlot: PORT_SLOTS.impHttps,
     sshSlot: PORT_SLOTS.impSsh,
-    // The lab's IM&P has no RealtimeAndTraceCollection group: its AXL application user stands in.
     serviceability: {
-      authenticate: (user, password) => authenticateAppUser(db, user, password, AXL_GROUP) !== undefined,
+      authenticate: serviceabilityUser,
       services: serviceabilityServices({
         product: 'imp',
         node: IMP_NODE,
-        clusterNodes: () => [IMP_NODE],
+        clusterNodes: impNodes,
         bootedAt: Date.now() - facts.uptimeDays * 86_400_000,
         perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        logCollectionPerMinute: opts.logCollectionRateLimitPerMinute,
         services: facts.services,
         aliases: [`${facts.hostname}.${facts.domain}`, facts.ip],
       }),
@@ -76,6 +83,19 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
       tomcatNotFound(res);
     },
   });
+  const subscriber = await serveSubscriber(ctx, {
+    product: 'imp',
+    name: IMP_SUBSCRIBER,
+    httpsSlot: PORT_SLOTS.impSubscriberHttps,
+    clusterNodes: impNodes,
+    callManagers: () => callManagers,
+    publisherOs: state.os,
+    authenticate: serviceabilityUser,
+    credentials: { axl: { ...opts.credentials.axl } },
+    version: facts.activeVersion,
+    // The lab's address plan: IM&P publisher .5, its subscriber .6.
+    ip: '10.10.20.6',
+  });
   const base = `https://${opts.host}:${served.httpsPort}`;
   return {
     state,
@@ -91,6 +111,7 @@ export async function startImp(ctx: LabContext): Promise<{ state: ImpState; info
       certPem: served.certPem,
       certFingerprint: served.certFingerprint,
       version: facts.activeVersion,
+      subscribers: [subscriber],
     },
   };
 }

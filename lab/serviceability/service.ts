@@ -20,6 +20,8 @@ import { readSoapRequest, SoapShapeError } from '../cucm/axl/envelope.ts';
 import { plainFaultEnvelope, SOAP_ENV } from '../cucm/axl/fault.ts';
 import type { LabLog } from '../state/log.ts';
 import { SlidingWindow } from '../state/sliding-window.ts';
+import type { RawAnswer } from './attachments.ts';
+import { isRawAnswer } from './attachments.ts';
 
 /** What an operation handler is told about the call. */
 export interface SoapCall {
@@ -43,9 +45,12 @@ export class SoapFault extends Error {
 
 /**
  * An operation: its answer's content (qualified and wrapped in `<operation>Response` by the endpoint),
- * or a whole SOAP envelope as text when the service writes its own.
+ * a whole SOAP envelope as text when the service writes its own, or a whole answer with its content
+ * type when the service packages it in MIME (attachments.ts: MTOM, SOAP with Attachments).
  */
-export type SoapOperation = (call: SoapCall) => XmlOutObject | string;
+export type SoapOperation = (
+  call: SoapCall,
+) => XmlOutObject | string | RawAnswer | Promise<XmlOutObject | string | RawAnswer>;
 
 export interface SoapServiceDef {
   /** `PerfmonService`: the name the WSDL's <wsdl:service> carries and the lab log records. */
@@ -140,8 +145,13 @@ export function soapServiceEndpoint(
         );
         return;
       }
-      const content = run({ node: o.node, user: creds.user, body: soap.body });
+      // An operation may wait (CDRonDemand get_file pushes a file before it answers).
+      const content = await run({ node: o.node, user: creds.user, body: soap.body });
       record(200, operation, creds.user);
+      if (isRawAnswer(content)) {
+        send(res, 200, content.contentType, content.body);
+        return;
+      }
       const xml = typeof content === 'string' ? content : answerEnvelope(def.namespace, operation, content);
       send(res, 200, 'text/xml;charset=utf-8', xml);
     } catch (err) {

@@ -16,7 +16,9 @@ export function labTlsPin(info: LabInfo, node: LabNodeInfo): { caCertPem?: strin
 
 /** Every certificate a raw TLS client of the lab needs as `ca`: the lab CA and each self-signed node's own. */
 export function labTrustedPem(info: LabInfo): string {
-  const https = info.nodes.filter((n) => n.product !== 'phone' && n.certPem);
+  const https = info.nodes
+    .flatMap((n) => [n, ...(n.subscribers ?? [])])
+    .filter((n) => n.product !== 'phone' && n.certPem);
   const own = https.filter((n) => selfSigned(info, n)).map((n) => n.certPem ?? '');
   return [...(own.length < https.length ? [info.caCertPem] : []), ...own].join('');
 }

@@ -1,4 +1,5 @@
 import type { Weaknesses } from '../weaknesses/index.ts';
+import { initialTraces } from './commands/trace.ts';
 import { hardeningState, type HardeningSetting } from './node-hardening.ts';
 import type { VosProduct, VosState } from './state.ts';
 
@@ -56,6 +57,7 @@ export function initialOsState(node: string, product: VosProduct, w: Weaknesses)
     passwordMinAgeDays: w.has(ids.minAge) ? 0 : 1,
     restarts: 0,
     serviceRestarts: [],
+    traces: initialTraces(),
     logins: 0,
     refusedLogins: 0,
   };

@@ -1,5 +1,8 @@
 export type VosProduct = 'cucm' | 'imp' | 'cuc';
 export type TlsVersion = '1.0' | '1.1' | '1.2' | '1.3';
+/** The level keywords of `set trace enable` (CLI reference, Set Commands). */
+export type TraceTaskLevel =
+  'Arbitrary' | 'Detailed' | 'Entry_exit' | 'Error' | 'Significant' | 'Special' | 'State_Transition';
 
 /** What a node's OS settings are and what its CLI saw; tests read it, CLI commands change it. */
 export interface VosState {
@@ -29,6 +32,8 @@ export interface VosState {
   restarts: number;
   /** Services restarted with `utils service restart`. */
   serviceRestarts: string[];
+  /** Trace settings per task (`show trace <task>`); `set trace enable|disable` changes them. */
+  traces: Record<string, { enabled: boolean; level: TraceTaskLevel }>;
   /** Successful keyboard-interactive logins, refused attempts (any method). */
   logins: number;
   refusedLogins: number;

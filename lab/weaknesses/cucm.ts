@@ -104,7 +104,11 @@ export const CUCM_WEAKNESSES: readonly SeededWeakness[] = [
     'CUCM-PRIV-03',
     'end user rjones in Standard CTI Allow Control of All Devices',
   ),
-  w('cucm-enduser-axl-access', 'CUCM-PRIV-04', 'end user mlee in Standard AXL API Access'),
+  w(
+    'cucm-enduser-axl-access',
+    'CUCM-PRIV-04',
+    'end user mlee in AXL API Users, a custom group carrying the Standard AXL API Access role',
+  ),
   w('cucm-esm-off', 'CUCM-FIPS-02', 'Enhanced Security Mode disabled'),
   w('cucm-web-session-timeout', 'CUCM-OS-04', 'web application sessions idle for 480 minutes before ending'),
   w('cucm-cli-session-timeout', 'CUCM-OS-05', 'CLI sessions idle for 1440 minutes before ending'),

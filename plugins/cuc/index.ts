@@ -10,10 +10,14 @@ import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
 import drfStatus from './tools/drf-status.ts';
+import traceLevel from './tools/trace-level.ts';
 import certList from './tools/cert-list.ts';
 import perfmonListCounters from './tools/perfmon-list-counters.ts';
 import perfmonQuery from './tools/perfmon-query.ts';
 import serviceStatus from './tools/service-status.ts';
+import logList from './tools/log-list.ts';
+import logCollect from './tools/log-collect.ts';
+import { logFiles } from '../_shared/serviceability/logs/store.ts';
 import serviceControl from './tools/service-control.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
@@ -45,13 +49,17 @@ export default definePlugin<CucShared>({
     cupiCall,
     osRunCommand,
     drfStatus,
+    traceLevel,
     certList,
     perfmonListCounters,
     perfmonQuery,
     serviceStatus,
+    logList,
+    logCollect,
     serviceControl,
     checkConnectivity,
   ],
+  files: [logFiles<CucShared>('cuc')],
   prompts: cucAuditPrompts,
   resources: cucAuditResources,
   setup: setupCuc,

@@ -13,10 +13,16 @@ import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
 import drfStatus from './tools/drf-status.ts';
+import traceLevel from './tools/trace-level.ts';
 import certList from './tools/cert-list.ts';
+import cdrFiles from './tools/cdr-files.ts';
+import cdrGet from './tools/cdr-get.ts';
 import perfmonListCounters from './tools/perfmon-list-counters.ts';
 import perfmonQuery from './tools/perfmon-query.ts';
 import serviceStatus from './tools/service-status.ts';
+import logList from './tools/log-list.ts';
+import logCollect from './tools/log-collect.ts';
+import { logFiles } from '../_shared/serviceability/logs/store.ts';
 import serviceControl from './tools/service-control.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
@@ -56,10 +62,15 @@ export default definePlugin<CucmShared>({
     risportQuery,
     osRunCommand,
     drfStatus,
+    traceLevel,
     certList,
+    cdrFiles,
+    cdrGet,
     perfmonListCounters,
     perfmonQuery,
     serviceStatus,
+    logList,
+    logCollect,
     serviceControl,
     checkConnectivity,
     phoneStoreCredentials,
@@ -67,6 +78,7 @@ export default definePlugin<CucmShared>({
     phoneDeleteCredentials,
     phoneScreenshot,
   ],
+  files: [logFiles<CucmShared>('cucm')],
   prompts: cucmAuditPrompts,
   resources: cucmAuditResources,
   setup: setupCucm,

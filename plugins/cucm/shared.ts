@@ -1,5 +1,6 @@
 import {
   toolsFor,
+  type CdrTransferSettings,
   type NodeAddressGuard,
   type NodeIoSettings,
   type PluginServices,
@@ -9,23 +10,29 @@ import { closeAxlVosState, createAxlVosState, productSchemaRoot } from '../_shar
 import type { AxlState, VosState } from '../_shared/tools/plugin-state.ts';
 import type { ServiceabilityState } from '../_shared/serviceability/state.ts';
 import { createServiceabilityState } from '../_shared/serviceability/state.ts';
+import { LogStore, type LogState } from '../_shared/serviceability/logs/store.ts';
+import { axlClusterListing } from '../_shared/serviceability/cluster.ts';
 import { RisService } from './ris/ris-service.ts';
 
 /** What the CUCM tools share: AXL clients and schema cache, VOS CLI shells, the RisPort70 client. */
-export interface CucmShared extends AxlState, VosState, ServiceabilityState {
+export interface CucmShared extends AxlState, VosState, ServiceabilityState, LogState {
   ris: RisService;
   /** The NODE_* settings, for the phone screenshots (unset: the transport's defaults). */
   nodeIo?: NodeIoSettings;
   /** The node address policy, for the phone screenshots (unset: the always-refused list only). */
   addresses?: NodeAddressGuard;
+  /** Where cucm_cdr_get receives the files a node pushes (unset: the tool refuses). */
+  cdrTransfer?: CdrTransferSettings;
 }
 
 export function setupCucm(services: PluginServices): CucmShared {
   const io = services.settings.nodeIo;
   const addresses = services.kernel.nodeAddresses;
+  const axlVos = createAxlVosState('cucm', services.dirs.schemaCache, io, addresses);
   return {
-    ...createAxlVosState('cucm', services.dirs.schemaCache, io, addresses),
-    ...createServiceabilityState('cucm', io, addresses),
+    ...axlVos,
+    ...createServiceabilityState('cucm', io, addresses, axlClusterListing(axlVos.axl, 'cucm')),
+    logs: new LogStore(services.dirs.reports, 'cucm'),
     ris: new RisService({
       schemaCache: productSchemaRoot(services.dirs.schemaCache, 'cucm'),
       downloadTool: 'cucm_download_ris_toolkit',
@@ -33,6 +40,7 @@ export function setupCucm(services: PluginServices): CucmShared {
     }),
     ...(io ? { nodeIo: io } : {}),
     ...(addresses ? { addresses } : {}),
+    ...(services.settings.cdrTransfer ? { cdrTransfer: services.settings.cdrTransfer } : {}),
   };
 }
 

@@ -60,10 +60,13 @@ export interface StackOptions {
 // Stacks still running when a test file ends: a `before` hook that failed half-way leaves its stack
 // unassigned, so the file's own `after(() => s.stop())` cannot stop it, and its open servers would keep
 // the file's process (and `npm test`) alive for ever. The root hook stops whatever is left.
+// Only in a test file: a script that starts a stack itself (a probe a test spawns) must not become a
+// test run of its own, printing a report on its standard output.
 const running = new Set<() => Promise<void>>();
-after(async () => {
-  for (const stop of [...running]) await stop().catch(() => undefined);
-});
+if (/\.test(-fixture)?\.ts$/.test(process.argv[1] ?? ''))
+  after(async () => {
+    for (const stop of [...running]) await stop().catch(() => undefined);
+  });
 
 export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
   const lab = await startTestLab(o.lab ?? {});

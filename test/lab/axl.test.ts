@@ -131,13 +131,38 @@ describe('CUCM AXL over HTTPS', () => {
     assert.equal(body(duplicate.text).Fault.faultcode, 'soapenv:Client', 'database errors as CUCM logs them');
   });
 
-  it('refuses bad credentials with 401 and a user outside the AXL group too', async () => {
+  it('refuses bad credentials with 401, and a user whose groups carry no AXL role too', async () => {
     const bad = await axl(lab, 'getCCMVersion', '', { auth: { user: 'axladmin', password: 'wrong' } });
     assert.equal(bad.status, 401);
+    // Standard AXL API Access is a role: Standard CCM Super Users carries it, so its members may use AXL.
     const admin = await axl(lab, 'getCCMVersion', '', {
       auth: { user: 'CCMAdministrator', password: 'Lab-Ccm-Admin1!' },
     });
-    assert.equal(admin.status, 401, 'AXL needs Standard AXL API Access');
+    assert.equal(admin.status, 200, 'Standard CCM Super Users carries Standard AXL API Access');
+    const cti = { user: 'svc-cti-only', password: 'Lab-Cti-Only1!' };
+    const add = await axl(
+      lab,
+      'addAppUser',
+      `<appUser><userid>${cti.user}</userid><password>${cti.password}</password><associatedGroups><userGroup><name>Standard CTI Enabled</name></userGroup></associatedGroups></appUser>`,
+    );
+    assert.equal(add.status, 200, add.text);
+    assert.equal(
+      (await axl(lab, 'getCCMVersion', '', { auth: cti })).status,
+      401,
+      'no group carries the role',
+    );
+    const grant = await axl(
+      lab,
+      'updateAppUser',
+      `<userid>${cti.user}</userid><associatedGroups><userGroup><name>AXL API Users</name></userGroup></associatedGroups>`,
+    );
+    assert.equal(grant.status, 200, grant.text);
+    assert.equal(
+      (await axl(lab, 'getCCMVersion', '', { auth: cti })).status,
+      200,
+      'a custom group carries it',
+    );
+    assert.equal((await axl(lab, 'removeAppUser', `<userid>${cti.user}</userid>`)).status, 200);
   });
 
   it('pages SQL with SKIP and FIRST and faults on hostile or unsupported statements', async () => {

@@ -12,6 +12,7 @@ import { exportDefinitions } from '../../kernel/plugins/definitions.ts';
 import { connectModern, type ModernClient } from '../helpers/mcp-client-v2.ts';
 import { startupToken } from '../helpers/mcp-client.ts';
 import { labCredential, startProductStack, type ProductStack, type Role } from '../helpers/product-stack.ts';
+import { freePort } from '../helpers/server-process.ts';
 import { loadShippedPlugins } from '../helpers/shipped-plugins.ts';
 
 type Schema = Record<string, unknown> & { anyOf?: Record<string, unknown>[]; $defs?: unknown };
@@ -52,7 +53,12 @@ describe('tool results against their output schemas, through real clients and th
   const checked = new Map<string, Set<string>>();
 
   before(async () => {
-    s = await startProductStack();
+    // cucm_cdr_get receives the file the lab's node pushes by SFTP on a loopback port.
+    const cdrPort = await freePort();
+    s = await startProductStack({
+      lab: { cdrPushPort: cdrPort },
+      env: { CDR_SFTP_ADDRESS: '127.0.0.1', CDR_SFTP_PORT: String(cdrPort) },
+    });
     for (const role of ['admin', 'operator', 'auditor'] as const) {
       // Listing makes the v1 client check every later result against the schemas itself.
       const { tools } = await s.mcp[role].client.listTools();
@@ -187,9 +193,24 @@ describe('tool results against their output schemas, through real clients and th
     await ok('admin', 'cucm_risport_query', host);
     await ok('admin', 'cucm_os_run_command', { ...host, command: 'show myself' });
     await ok('admin', 'cucm_drf_status', host);
+    await ok('admin', 'cucm_trace_level', { ...host, task: 'cdps' });
     await ok('admin', 'cucm_cert_list', { ...host, all_nodes: true, trust: true });
     await ok('admin', 'cucm_perfmon_list_counters', { ...host, object: 'Memory' });
     await ok('admin', 'cucm_perfmon_query', { ...host, object: 'Cisco CallManager' });
+    // Two hours ago: an hour the lab's CDR repository has written whole.
+    const cdr = await ok('admin', 'cucm_cdr_files', {
+      ...host,
+      from: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 7_200_000).toISOString(),
+    });
+    await ok('admin', 'cucm_cdr_get', {
+      ...host,
+      files: [(cdr.files as { name: string }[])[0]?.name],
+    });
+    const cucmLogs = await ok('admin', 'cucm_log_list', { ...host, services: ['Cisco CallManager'] });
+    await ok('admin', 'cucm_log_collect', {
+      ...host,
+      files: [(cucmLogs.nodes as { files: { path: string }[] }[])[0]?.files[0]?.path ?? ''],
+    });
     await ok('admin', 'cucm_service_status', { ...host, with_specifications: true });
     await ok('admin', 'cucm_service_control', {
       ...host,
@@ -233,9 +254,15 @@ describe('tool results against their output schemas, through real clients and th
     await ok('admin', 'imp_axl_call', { ...ih, operation: 'getCCMVersion' });
     await ok('admin', 'imp_os_run_command', { ...ih, command: 'show status' });
     await ok('admin', 'imp_drf_status', ih);
+    await ok('admin', 'imp_trace_level', ih);
     await ok('admin', 'imp_cert_list', ih);
     await ok('admin', 'imp_perfmon_list_counters', ih);
     await ok('admin', 'imp_perfmon_query', { ...ih, object: 'Cisco XCP CM' });
+    const impLogs = await ok('admin', 'imp_log_list', { ...ih, services: ['Cisco XCP Router'] });
+    await ok('admin', 'imp_log_collect', {
+      ...ih,
+      files: [(impLogs.nodes as { files: { path: string }[] }[])[0]?.files[0]?.path ?? ''],
+    });
     await ok('admin', 'imp_service_status', ih);
     await ok('admin', 'imp_service_control', {
       ...ih,
@@ -273,9 +300,16 @@ describe('tool results against their output schemas, through real clients and th
     await ok('admin', 'cuc_cupi_call', { ...ch, method: 'GET', path: '/vmrest/users' });
     await ok('admin', 'cuc_os_run_command', { ...ch, command: 'show status' });
     await ok('admin', 'cuc_drf_status', ch);
+    await ok('admin', 'cuc_trace_level', ch);
     await ok('admin', 'cuc_cert_list', ch);
     await ok('admin', 'cuc_perfmon_list_counters', ch);
     await ok('admin', 'cuc_perfmon_query', { ...ch, object: 'Memory' });
+    await ok('admin', 'cuc_log_list', ch);
+    const cucLogs = await ok('admin', 'cuc_log_list', { ...ch, services: ['Connection Notifier'] });
+    await ok('admin', 'cuc_log_collect', {
+      ...ch,
+      files: [(cucLogs.nodes as { files: { path: string }[] }[])[0]?.files[0]?.path ?? ''],
+    });
     await ok('admin', 'cuc_service_status', ch);
     await ok('admin', 'cuc_service_control', {
       ...ch,
@@ -304,7 +338,7 @@ describe('tool results against their output schemas, through real clients and th
 
   it('every tool was checked, and the kernel found no result off its schema', () => {
     const all = [...schemas.keys()].sort();
-    assert.equal(all.length, 81);
+    assert.equal(all.length, 92);
     assert.deepEqual(
       all.filter((t) => !checked.has(t)),
       [],

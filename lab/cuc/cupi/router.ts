@@ -27,6 +27,8 @@ export interface CupiOptions {
   credential: Credential;
   log: LabLog;
   publicAddress: () => string;
+  /** The cluster's servers as GET /vmrest/cluster lists them (VmsServer objects), read when asked. */
+  cluster?: () => CupiObject[];
 }
 
 const IMMUTABLE = new Set(['ObjectId', 'URI']);
@@ -144,6 +146,15 @@ export function cupiHandler(o: CupiOptions): (req: IncomingMessage, res: ServerR
           headers,
           user,
         );
+        return;
+      }
+      // GET /vmrest/cluster: VmsServers, one VmsServer per node with ServerName, IpAddress, HostName and
+      // ClusterMemberId (Cisco DocWiki, "Cisco Unity Connection Provisioning Interface (CUPI) API --
+      // Cluster"). Read-only here.
+      if (rest === 'cluster' && o.cluster) {
+        if (method !== 'GET') throw new CupiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+        const servers = o.cluster();
+        reply(200, renderList(format, 'VmsServers', 'VmsServer', servers.length, servers), headers, user);
         return;
       }
       if (rest === 'authenticationrules' || rest.startsWith('authenticationrules/')) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateAppUser } from '../../cucm/db/credentials.ts';
+import { AXL_ROLE } from '../../cucm/db/roles.ts';
 import { BodyTooLargeError, basicCredentials, readBody, send, sendUnauthorized } from '../../http/request.ts';
 import type { Database } from '../../informix/database.ts';
 import { DbError } from '../../informix/database.ts';
@@ -14,7 +15,6 @@ import type { AxlVersionWording } from '../versions.ts';
 import { wrongVersionPage } from '../versions.ts';
 
 export const AXL_NAMESPACE_PREFIX = 'http://www.cisco.com/AXL/API/';
-export const AXL_GROUP = 'Standard AXL API Access';
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
 export interface AxlEndpointOptions {
@@ -73,7 +73,7 @@ export function axlEndpoint(
         ...(user ? { user } : {}),
       });
     const creds = basicCredentials(req);
-    if (!creds || !authenticateAppUser(options.db, creds.user, creds.password, AXL_GROUP)) {
+    if (!creds || !authenticateAppUser(options.db, creds.user, creds.password, AXL_ROLE)) {
       record(401);
       sendUnauthorized(res, 'Cisco Unified Communications Manager');
       return;

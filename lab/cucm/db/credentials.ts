@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Cell, Database, Row } from '../../informix/database.ts';
+import { holdsRole } from './roles.ts';
 import { CREDENTIAL_PASSWORD } from './schema.ts';
 
 /** How the lab stores a credential: a digest, so `select credentials from credential` shows no secret. */
@@ -57,14 +58,15 @@ export function authenticateEndUser(
 }
 
 /**
- * The application user whose password this is and who belongs to `group` (AXL needs "Standard AXL API
- * Access"), or undefined.
+ * The application user whose password this is and who holds `role` through one of its access control
+ * groups (AXL needs the role "Standard AXL API Access", carried by Standard CCM Super Users or a custom
+ * group), or undefined.
  */
 export function authenticateAppUser(
   db: Database,
   name: string,
   password: string,
-  group: string,
+  role: string,
 ): Readonly<Row> | undefined {
   const user = db.table('applicationuser').findBy('name', name);
   if (!user) return undefined;
@@ -72,10 +74,5 @@ export function authenticateAppUser(
     .table('credential')
     .rows.find((r) => r.fkapplicationuser === user.pkid && r.tkcredential === CREDENTIAL_PASSWORD);
   if (!matches(cred, password)) return undefined;
-  const dirgroup = db.table('dirgroup').findBy('name', group);
-  if (!dirgroup) return undefined;
-  const member = db
-    .table('applicationuserdirgroupmap')
-    .rows.some((r) => r.fkapplicationuser === user.pkid && r.fkdirgroup === dirgroup.pkid);
-  return member ? user : undefined;
+  return holdsRole(db, { fkapplicationuser: String(user.pkid) }, role) ? user : undefined;
 }

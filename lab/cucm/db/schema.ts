@@ -294,6 +294,23 @@ export const CUCM_TABLES: readonly TableSchema[] = [
       fkdirgroup: { table: 'dirgroup', onDelete: 'cascade' },
     },
   },
+  // Roles and the groups that carry them (names as public scripts query them on Unified CM: the CUCM
+  // config tracker's access_control_groups_sql); a user holds a role only through a group.
+  {
+    name: 'functionrole',
+    columns: ['pkid', 'name', 'description', 'isstandard'],
+    unique: [['name']],
+    defaults: { description: '', isstandard: 't' },
+  },
+  {
+    name: 'functionroledirgroupmap',
+    columns: ['pkid', 'fkfunctionrole', 'fkdirgroup'],
+    unique: [['fkfunctionrole', 'fkdirgroup']],
+    references: {
+      fkfunctionrole: { table: 'functionrole', onDelete: 'cascade' },
+      fkdirgroup: { table: 'dirgroup', onDelete: 'cascade' },
+    },
+  },
   {
     name: 'credentialpolicy',
     columns: [

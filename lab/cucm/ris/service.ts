@@ -26,6 +26,7 @@ import { risWsdl } from './wsdl.ts';
 
 export const RIS_PATH = '/realtimeservice2/services/RISService70';
 export const RIS_NAMESPACE = 'http://schemas.cisco.com/ast/soap';
+/** The role RisPort authorises against (a role; the standard group that carries it has the same name). */
 export const RIS_GROUP = 'Standard RealtimeAndTraceCollection';
 
 export interface RisOptions {

@@ -8,6 +8,7 @@ import { PLATFORM_COMMANDS } from './platform.ts';
 import { RISDB_COMMANDS } from './risdb.ts';
 import { SETTING_COMMANDS } from './settings.ts';
 import { SHOW_COMMANDS } from './show.ts';
+import { TRACE_COMMANDS } from './trace.ts';
 import type { CliCommand } from './types.ts';
 import { UTILS_COMMANDS } from './utils.ts';
 
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ...RISDB_COMMANDS,
   ...CUC_COMMANDS,
   ...HARDENING_COMMANDS,
+  ...TRACE_COMMANDS,
 ];
 
 export interface Match {

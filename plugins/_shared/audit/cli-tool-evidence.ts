@@ -2,6 +2,8 @@
 // `<product>_drf_status` parses it, and the node's own certificates as `<product>_cert_list` lists and
 // details them. One parser each (plugins/_shared/vos/), whichever reads the node: the tool or a check.
 import type { Product } from '../../../kernel/sdk/index.ts';
+import { CERT_LIST_OWN_COMMAND, certOwnCommand } from '../vos/cert-output.ts';
+import { DRF_HISTORY_COMMAND, DRF_SCHEDULE_COMMAND, DRF_STATUS_COMMAND } from '../vos/drf-output.ts';
 import type { EvidenceCall, EvidenceResult } from './checklist.ts';
 
 export function drfStatusEvidence(product: Product, id: string): EvidenceCall {
@@ -12,6 +14,16 @@ export function drfStatusEvidence(product: Product, id: string): EvidenceCall {
     purpose:
       'the Disaster Recovery System backup history, parsed: each run, when it started and whether it succeeded',
   };
+}
+
+/**
+ * The CLI commands a CLI-parsed tool's evidence call runs on the node ([] for any other call): a check
+ * using one cites a source for each (the tools run them in this order).
+ */
+export function cliToolCommands(e: EvidenceCall): string[] {
+  if (e.tool.endsWith('_drf_status')) return [DRF_HISTORY_COMMAND, DRF_STATUS_COMMAND, DRF_SCHEDULE_COMMAND];
+  if (e.tool.endsWith('_cert_list')) return [CERT_LIST_OWN_COMMAND, certOwnCommand('<unit>/<file>.pem')];
+  return [];
 }
 
 export function certListEvidence(product: Product, id: string): EvidenceCall {

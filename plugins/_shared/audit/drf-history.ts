@@ -6,7 +6,12 @@
 import type { EvidenceResult, Reference } from './checklist.ts';
 import { vosCliUtils } from './vos-references.ts';
 
-import { DRF_HISTORY_COMMAND, parseDrfHistory } from '../vos/drf-output.ts';
+import {
+  DRF_HISTORY_COMMAND,
+  DRF_SCHEDULE_COMMAND,
+  DRF_STATUS_COMMAND,
+  parseDrfHistory,
+} from '../vos/drf-output.ts';
 
 // The parser lives with the other DRS answers (plugins/_shared/vos/drf-output.ts), shared with the
 // `*_drf_status` tools; the audits import it from there or, as before, from here.
@@ -18,6 +23,28 @@ export const DRF_HISTORY_REFERENCE: Reference = vosCliUtils('utils disaster_reco
   'Tar Filename: Backup Device: Completed On: Result: Backup Type: Features Backed Up:',
   'Result SUCCESS | ERROR',
 ]);
+
+/** The status of the current or last backup: the reference documents the command, not its output. */
+export const DRF_STATUS_REFERENCE: Reference = vosCliUtils('utils disaster_recovery status', [
+  DRF_STATUS_COMMAND,
+]);
+
+/** The backup schedules; the reference's example prints the header and one row per schedule. */
+export const DRF_SCHEDULE_REFERENCE: Reference = vosCliUtils('utils disaster_recovery schedule list', [
+  DRF_SCHEDULE_COMMAND,
+  'schedule name, device name, Schedule Status (the header of its example)',
+  'a row per schedule ending in enabled or disabled',
+]);
+
+/**
+ * The sources of every command the `<product>_drf_status` evidence runs (history, then status and
+ * schedules): the backup checks of the three products cite them all.
+ */
+export const DRF_STATUS_REFERENCES: readonly Reference[] = [
+  DRF_HISTORY_REFERENCE,
+  DRF_STATUS_REFERENCE,
+  DRF_SCHEDULE_REFERENCE,
+];
 
 const DAY_MS = 86_400_000;
 

@@ -18,6 +18,7 @@ export function serviceOf(tool: string): string {
   if (/_(axl_call|get_version|list_axl_operations)$/.test(tool)) return 'axl';
   if (/_(os_run_command|drf_status|cert_list)$/.test(tool)) return 'ssh';
   if (tool.endsWith('_risport_query')) return 'ris';
+  if (tool.endsWith('_service_status')) return 'serviceability';
   if (tool.startsWith('cuc_cupi_') || tool === 'cuc_get_version') return 'cupi';
   return 'default';
 }

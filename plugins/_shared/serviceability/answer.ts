@@ -6,6 +6,7 @@ import type { HttpAnswer } from '../axl/transport.ts';
 import type { XmlNode } from '../node/xml-text.ts';
 import { child, parseUntrusted, text } from '../node/xml-text.ts';
 import type { ServiceabilityApi } from './api.ts';
+import { isMultipart, MultipartError, parseMultipart } from './multipart.ts';
 
 /** Longest fault text passed on to the caller. */
 const MAX_FAULT_CHARS = 300;
@@ -61,11 +62,8 @@ export function readAnswer(answer: HttpAnswer, o: ReadOptions): XmlNode {
   if (answer.status === 404)
     throw new ServiceabilityError(`${where} does not serve ${api.name} at ${api.path} (HTTP 404)`);
   const type = String(answer.headers['content-type'] ?? '');
-  if (!/xml/i.test(type))
-    throw new ServiceabilityError(
-      `${api.name} on ${where} answered HTTP ${answer.status} with ${type === '' ? 'no content type' : faultText(type)}, not SOAP`,
-    );
-  const doc = parseUntrusted(answer.body.toString('utf8'), `${api.name}'s answer to ${operation}`, {
+  const envelope = soapPart(answer, type, o);
+  const doc = parseUntrusted(envelope.toString('utf8'), `${api.name}'s answer to ${operation}`, {
     arrays: o.arrays,
     fail: (message, cause) => new ServiceabilityError(message, cause === undefined ? {} : { cause }),
   });
@@ -96,4 +94,31 @@ export function readAnswer(answer: HttpAnswer, o: ReadOptions): XmlNode {
       `${api.name} on ${where} answered ${operation} without its ${operation}Response element`,
     );
   return response;
+}
+
+/**
+ * The SOAP envelope of an answer: the body of a text/xml answer, or the root part of a MIME
+ * multipart/related one (Axis2's MTOM, Axis 1's SOAP with Attachments: multipart.ts), which must be XML.
+ */
+export function soapPart(answer: HttpAnswer, type: string, o: ReadOptions): Buffer {
+  const { api, where, operation } = o;
+  const notSoap = (what: string): ServiceabilityError =>
+    new ServiceabilityError(`${api.name} on ${where} answered HTTP ${answer.status} with ${what}, not SOAP`);
+  if (isMultipart(type)) {
+    let root;
+    try {
+      root = parseMultipart(answer.body, type).root;
+    } catch (err) {
+      if (!(err instanceof MultipartError)) throw err;
+      throw new ServiceabilityError(
+        `${api.name} on ${where} answered ${operation} with a broken MIME answer: ${err.message}`,
+      );
+    }
+    const rootType = root.headers['content-type'] ?? '';
+    if (!/xml/i.test(rootType))
+      throw notSoap(`a MIME root part of ${rootType === '' ? 'no type' : faultText(rootType)}`);
+    return root.body;
+  }
+  if (!/xml/i.test(type)) throw notSoap(type === '' ? 'no content type' : faultText(type));
+  return answer.body;
 }

@@ -5,8 +5,8 @@
 // faults coded. Nothing about any one API lives here: each describes itself with a ServiceabilityApi.
 import type { Agent } from 'node:https';
 import type { ClientVault, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
-import { ServiceabilityError } from '../../../kernel/sdk/index.ts';
-import type { NodeEndpoint, RetryPolicy } from '../axl/transport.ts';
+import { currentNodeRequests, ServiceabilityError } from '../../../kernel/sdk/index.ts';
+import type { HttpAnswer, NodeEndpoint, RetryPolicy } from '../axl/transport.ts';
 import {
   busyAnswer,
   DEFAULT_RETRY,
@@ -61,7 +61,23 @@ export interface SoapCall {
   idempotent?: boolean;
   /** Largest answer for this call (a file download more, a status less); default the client's. */
   maxAnswerBytes?: number;
+  /**
+   * Hears the node's whole answer before it is read (a file download takes its attachment from it);
+   * the answer is still read as usual, faults coded, and its response element returned.
+   */
+  onAnswer?: (answer: HttpAnswer) => void;
   signal?: AbortSignal;
+}
+
+/**
+ * Throws ProfilePermissionError unless the caller's serviceability allowlist (its profile, narrowed by its
+ * client.json) permits every operation. Each request asks for its own before it leaves; a sequence that
+ * must run whole (a PerfMon session: open, add, collect, close) asks for all of them before its first,
+ * so a refusal never strands what an earlier request opened on the node.
+ */
+export function permitOperations(operations: readonly string[]): void {
+  const requests = currentNodeRequests();
+  for (const operation of operations) requests.permit('serviceability', operation);
 }
 
 export class ServiceabilityClient {
@@ -114,6 +130,8 @@ export class ServiceabilityClient {
   }
 
   async #call(node: NodeEndpoint, agent: Agent, c: SoapCall): Promise<XmlNode> {
+    // Every operation, not only the tool's main one, before a budget slot is taken or a byte is sent.
+    permitOperations([c.operation]);
     const limiter = this.limits.of(c.api);
     const key = nodeKey(node);
     const where = `${node.host}:${node.port}`;
@@ -150,6 +168,7 @@ export class ServiceabilityClient {
       throw err;
     });
     try {
+      c.onAnswer?.(answer);
       return readAnswer(answer, {
         api: c.api,
         operation: c.operation,

@@ -1,19 +1,10 @@
-import {
-  CredentialError,
-  NotFoundError,
-  structuredReply,
-  toolsFor,
-  z,
-  type Product,
-} from '../../../kernel/sdk/index.ts';
-import { SERVICEABILITY_LOGIN } from '../serviceability/api.ts';
+import { NotFoundError, structuredReply, toolsFor, z, type Product } from '../../../kernel/sdk/index.ts';
 import { assertCarriable } from '../node/wire-text.ts';
 import type { ServiceInfo, ServiceSpecification } from '../serviceability/control-center/answers.ts';
 import { clusterStatus } from '../serviceability/control-center/service.ts';
 import type { NodeFailure } from '../serviceability/control-center/service.ts';
 import type { ServiceabilityState } from '../serviceability/state.ts';
-import { NETWORK_CLUSTER_COMMAND, parseNetworkCluster, targetsFor } from '../vos/cluster-nodes.ts';
-import type { VosState } from './plugin-state.ts';
+import { CLUSTER_LISTING_OPERATION, clusterTargets } from '../serviceability/cluster.ts';
 import { hostField } from './credential-input.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
 import { serviceStatusOutput } from './service-output.ts';
@@ -28,16 +19,18 @@ const STATES = {
 
 /** `<product>_service_status`: every service's state on one node or several (ControlCenterServices). */
 export function serviceStatusTool(product: Product) {
-  return toolsFor<ServiceabilityState & VosState>()({
+  return toolsFor<ServiceabilityState>()({
     name: 'service_status',
     title: `${PRODUCT_LABEL[product]} service status (Control Center)`,
-    description: `The state of the node's services as Cisco Unified Serviceability's Control Center reports it (ControlCenterServices soapGetServiceStatus): Started or Stopped, with the node's reason (Service Not Activated, Commanded Out of Service), start time and uptime. The API answers for the node it runs on only, so each node is asked at its own address: all_nodes reads every node the host lists in show network cluster (over its CLI: needs its OS credential) for which you stored this product's credential, nodes names more hosts; a node that cannot be read is listed in failed with its error code while the others answer. services narrows to some names; with_specifications adds each service's type, group and whether it can be started and stopped (soapGetStaticServiceList). Each node allows a few requests a minute, shared with the other serviceability tools.`,
+    description: `The state of the node's services as Cisco Unified Serviceability's Control Center reports it (ControlCenterServices soapGetServiceStatus): Started or Stopped, with the node's reason (Service Not Activated, Commanded Out of Service), start time and uptime. The API answers for the node it runs on only, so each node is asked at its own address: all_nodes reads every node of the host's cluster as the cluster lists it (${CLUSTER_LISTING_OPERATION[product]}, with the host's stored credential) for which you stored this product's credential under the name the cluster gives it (the others are listed in failed, never contacted), nodes names more hosts; a node that cannot be read is listed in failed with its error code while the others answer. services narrows to some names; with_specifications adds each service's type, group and whether it can be started and stopped (soapGetStaticServiceList). Each node allows a few requests a minute, shared with the other serviceability tools.`,
     input: {
       host: hostField,
       all_nodes: z
         .boolean()
         .default(false)
-        .describe('Every node of the cluster, as the node lists it (show network cluster, over SSH)'),
+        .describe(
+          `Every node of the cluster, as it lists itself (${CLUSTER_LISTING_OPERATION[product]}), each at its own address`,
+        ),
       nodes: z
         .array(hostField)
         .max(32)
@@ -64,7 +57,7 @@ export function serviceStatusTool(product: Product) {
         `nodes=${[i.host, ...i.nodes].slice(0, 8).join(', ')}` +
         (i.services.length > 0 ? ` services=${i.services.slice(0, 8).join(', ')}` : '') +
         (i.with_specifications ? ' +soapGetStaticServiceList' : '') +
-        (i.all_nodes ? ` +${NETWORK_CLUSTER_COMMAND} (all nodes)` : ''),
+        (i.all_nodes ? ` +${CLUSTER_LISTING_OPERATION[product]} (all nodes)` : ''),
     }),
     async handler(input, ctx) {
       assertCarriable(input.services, 'services', 'xml');
@@ -113,38 +106,20 @@ export function serviceStatusTool(product: Product) {
 type Input = { host: string; nodes: string[]; all_nodes: boolean };
 
 /**
- * The hosts to ask: the one given, the nodes named, and with all_nodes every node the host lists in
- * `show network cluster` for which the caller stored this product's serviceability credential (a node
- * without one is reported, never guessed at: nothing goes to an address the caller did not store).
+ * The hosts to ask: the one given, the nodes named, and with all_nodes every node of the host's cluster
+ * the caller stored a credential for (cluster.ts; the others are reported, never contacted).
  */
 async function targets(
-  ctx: { shared: VosState; vault: Parameters<typeof targetsFor>[0]; signal: AbortSignal },
+  ctx: { shared: ServiceabilityState; vault: Parameters<typeof clusterTargets>[1]; signal: AbortSignal },
   product: Product,
   input: Input,
 ): Promise<{ hosts: string[]; unreached: NodeFailure[] }> {
   const named = [input.host, ...input.nodes];
   const unreached: NodeFailure[] = [];
   if (input.all_nodes) {
-    const listing = await ctx.shared.shells.run(ctx.vault, product, input.host, NETWORK_CLUSTER_COMMAND, {
-      confirm: false,
-      signal: ctx.signal,
-    });
-    const cluster = await targetsFor(
-      ctx.vault,
-      product,
-      input.host,
-      parseNetworkCluster(listing.output),
-      SERVICEABILITY_LOGIN[product],
-    );
-    for (const t of cluster) {
-      if (t.credentialHost) named.push(t.credentialHost);
-      else {
-        const cause = new CredentialError(
-          `no ${PRODUCT_LABEL[product]} ${SERVICEABILITY_LOGIN[product].toUpperCase()} credential names ${t.node}; store one to include it`,
-        );
-        unreached.push({ node: t.node, error: { code: cause.code, message: cause.message }, cause });
-      }
-    }
+    const cluster = await clusterTargets(ctx.shared.clusterNodes, ctx.vault, product, input.host, ctx.signal);
+    named.push(...cluster.reached.map((t) => t.credentialHost));
+    unreached.push(...cluster.unreached);
   }
   const hosts = [...new Map(named.map((h) => [h.toLowerCase(), h])).values()];
   return { hosts: hosts.slice(0, MAX_NODES), unreached };

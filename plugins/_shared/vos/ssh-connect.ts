@@ -15,8 +15,8 @@ import {
 const require = createRequire(import.meta.url);
 let ssh2Library: typeof ssh2 | undefined;
 
-/** ssh2, loaded by the first SSH connection: about 110 ms of the server's startup CPU otherwise. */
-function loadSsh2(): typeof ssh2 {
+/** ssh2, loaded by its first use (an SSH connection, a CDR receiver): about 110 ms of the server's startup CPU otherwise. */
+export function loadSsh2(): typeof ssh2 {
   return (ssh2Library ??= require('ssh2') as typeof ssh2);
 }
 

@@ -8,6 +8,11 @@
 // Reference's way to print rows; `show cuc dbview contents` only writes a CSV file), and joined here
 // with the CUPI list that names the objects. The sources for every name are in references.ts.
 import {
+  CONTROL_CENTER_WSDL,
+  serviceStateMap,
+  serviceStatusEvidence,
+} from '../../_shared/audit/service-evidence.ts';
+import {
   FIPS_STATUS_UNVERIFIED,
   PASSWORD_AGE_UNVERIFIED,
   fipsVerdict,
@@ -26,7 +31,7 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
-import { DRF_HISTORY_REFERENCE, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
+import { DRF_STATUS_REFERENCES, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
 import {
   certExpiry,
   certListEvidence,
@@ -62,6 +67,8 @@ const E = {
   fips: cli('fips', 'utils fips status', 'whether the node runs in FIPS mode'),
   // Parsed by cuc_cert_list: the list (who issued each) and each certificate's validity, one call.
   certs: certListEvidence('cuc', 'certs'),
+  serviceStatus: serviceStatusEvidence('cuc', 'serviceStatus'),
+  // The fallback of the service checks when Control Center cannot be read.
   services: cli('services', 'utils service list', 'which services run and which are not activated'),
   drf: drfStatusEvidence('cuc', 'drf'),
   // Named columns only: a credential view also holds each PIN's and password's hash, never read.
@@ -267,6 +274,11 @@ export function tablesAllowing(
 const UNREAD_PATTERNS = cannotJudge(
   'the vw_restrictionpattern answer is not a result with the columns asked for (an SQL error or another form)',
 );
+
+/** Service states: Control Center's when it was read, else `utils service list`. */
+function statesOf(r: Record<string, EvidenceResult>): Map<string, string> {
+  return serviceStateMap(r.serviceStatus, () => serviceStates(outputOf(r.services)));
+}
 
 /** Lines of `utils service list` as name to state (`STARTED`, `STOPPED`). */
 function serviceStates(output: string): Map<string, string> {
@@ -802,14 +814,18 @@ const CHECKS: Check[] = [
     title: 'Platform Administrative Web Service running',
     rationale:
       'The Platform Administrative Web Service lets Prime Collaboration Deployment drive upgrades and changes remotely; when that is not in progress it is needless attack surface.',
-    evidence: [E.services],
-    condition: 'Platform Administrative Web Service is STARTED.',
-    evaluate: (r) =>
-      serviceStates(outputOf(r.services)).get('Platform Administrative Web Service') === 'STARTED'
+    evidence: [E.serviceStatus, E.services],
+    condition:
+      'Control Center reports Platform Administrative Web Service Started (when Control Center cannot be read: utils service list shows it STARTED).',
+    evaluate: (r) => {
+      const states = statesOf(r);
+      if (states.size === 0) return cannotJudge('the service states could not be read');
+      return states.get('Platform Administrative Web Service') === 'STARTED'
         ? 'Platform Administrative Web Service is started'
-        : undefined,
+        : undefined;
+    },
     severity: 'medium',
-    references: [R.VOS_SERVICE_LIST, R.NTP_STATUS],
+    references: [CONTROL_CENTER_WSDL, R.VOS_SERVICE_LIST, R.NTP_STATUS],
     remediation:
       'Deactivate the Platform Administrative Web Service in Cisco Unified Serviceability (Tools > Service Activation) and activate it only for a Prime Collaboration Deployment task.',
   },
@@ -819,14 +835,17 @@ const CHECKS: Check[] = [
     title: 'Audit event service not running',
     rationale:
       'While the Cisco Audit Event Service is down, administrative changes and sign-ins are not audited.',
-    evidence: [E.services],
-    condition: 'Cisco Audit Event Service is not STARTED (stopped, not activated or absent).',
+    evidence: [E.serviceStatus, E.services],
+    condition:
+      'Control Center does not report Cisco Audit Event Service Started (stopped, not activated or absent; when Control Center cannot be read, utils service list does not show it STARTED).',
     evaluate: (r) => {
-      const state = serviceStates(outputOf(r.services)).get('Cisco Audit Event Service');
+      const states = statesOf(r);
+      if (states.size === 0) return cannotJudge('the service states could not be read');
+      const state = states.get('Cisco Audit Event Service');
       return state === 'STARTED' ? undefined : `Cisco Audit Event Service is ${state ?? 'absent'}`;
     },
     severity: 'medium',
-    references: [R.VOS_SERVICE_LIST],
+    references: [CONTROL_CENTER_WSDL, R.VOS_SERVICE_LIST],
     remediation:
       'Start the Cisco Audit Event Service in Cisco Unified Serviceability (Control Center - Network Services), enable the application audit log in Audit Log Configuration and forward it to a remote syslog server.',
   },
@@ -842,7 +861,7 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Configure a backup device (SFTP) and a daily or at least weekly schedule in Disaster Recovery System, run a backup now and check with `utils disaster_recovery history backup` that it ends in SUCCESS.',
-    references: [DRF_HISTORY_REFERENCE],
+    references: [...DRF_STATUS_REFERENCES],
   },
   {
     id: 'CUC-RST-01',

@@ -19,9 +19,17 @@ import {
   type Reference,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
-import { DRF_HISTORY_REFERENCE, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
+import { DRF_STATUS_REFERENCES, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
+import {
+  CONTROL_CENTER_API,
+  CONTROL_CENTER_WSDL,
+  describeService,
+  serviceStatesOf,
+} from '../../_shared/audit/service-evidence.ts';
 import { certExpiry, certListText } from '../../_shared/audit/cli-tool-evidence.ts';
 import { E, OWN_CERTIFICATES, certCalls, excerpt, incomplete, isTrue, pkidOf, text } from './evidence.ts';
+import { EH, HOLDER_ROLES } from './evidence-hardening.ts';
+import { appUsersHolding, groupsCarrying } from './role-holders.ts';
 import { ACCESS_CHECKS } from './checks-access.ts';
 import { ENDPOINT_CHECKS } from './checks-endpoints.ts';
 import { OAUTH_CHECKS } from './checks-oauth.ts';
@@ -54,6 +62,7 @@ import {
   cliUtils,
 } from './references.ts';
 import {
+  CUCM_USER_GROUP_SQL,
   VOS_CERT_LIST_OWN,
   VOS_CERT_OWN_VALIDITY,
   VOS_HEALTH_CHECK,
@@ -271,7 +280,6 @@ function appUsersIn(
 }
 
 const SUPER_USER_GROUPS = ['Standard CCM Super Users', 'Standard CCM Admin Users'] as const;
-const PRIVILEGED_GROUPS = [...SUPER_USER_GROUPS, 'Standard AXL API Access'] as const;
 
 function num(v: unknown): number {
   const n = Number(text(v));
@@ -454,6 +462,8 @@ const CHECKS: Check[] = [
       { ...CLI_SHOW_CERT, section: 'Show Commands: show cert own', confirms: ['show cert own filename'] },
       VOS_SHOW_CERT_OWN_FILE,
       VOS_CERT_OWN_VALIDITY,
+      // The tool lists the certificates first (show cert list own), then reads each.
+      VOS_CERT_LIST_OWN,
     ],
   },
   {
@@ -475,7 +485,14 @@ const CHECKS: Check[] = [
     severity: 'medium',
     remediation:
       'Have the tomcat certificate signed by the enterprise CA (a multi-server SAN certificate covers the cluster) and upload the CA chain as tomcat-trust.',
-    references: [CLI_SHOW_CERT, VOS_CERT_LIST_OWN, VOS_SELF_SIGNED_DESCRIPTION, PA_SECURITY],
+    references: [
+      CLI_SHOW_CERT,
+      VOS_CERT_LIST_OWN,
+      VOS_SELF_SIGNED_DESCRIPTION,
+      PA_SECURITY,
+      // The tool reads each listed certificate too (show cert own <unit>/<file>.pem).
+      VOS_CERT_OWN_VALIDITY,
+    ],
   },
   {
     id: 'CUCM-CSM-01',
@@ -795,19 +812,26 @@ const CHECKS: Check[] = [
     title: 'Privileged application-user password never expires',
     rationale:
       'Passwords of accounts with super-user or AXL rights are the most valuable credentials in the cluster; exempting them from expiry means they are never rotated.',
-    evidence: [E.appUsers, E.groups, E.appUserGroups, E.appUserPasswords],
-    condition: `an application user in ${PRIVILEGED_GROUPS.join(', ')} has a password flagged "does not expire"`,
+    evidence: [E.appUsers, E.groups, E.appUserGroups, E.appUserPasswords, EH.roleGroups],
+    // The AXL right is a role, held through Standard CCM Super Users or any custom group carrying it.
+    condition: `an application user in ${SUPER_USER_GROUPS.join(' or ')}, or in any group carrying the role ${HOLDER_ROLES.axl}, has a password flagged "does not expire"`,
     evaluate(r) {
       const cut = incomplete(r.appUserGroups);
       if (cut) return cut;
+      const axl = groupsCarrying(r, HOLDER_ROLES.axl);
+      if (typeof axl === 'string') return axl;
       const never = new Set(
         rowsOf(r.appUserPasswords)
           .filter((c) => isTrue(c.doesnotexpire))
           .map((c) => text(c.fkapplicationuser)),
       );
-      const users = appUsersIn(r, PRIVILEGED_GROUPS)
-        .filter((u) => never.has(u.pkid))
-        .map((u) => u.name);
+      const privileged = new Set([
+        ...appUsersIn(r, SUPER_USER_GROUPS).map((u) => u.pkid),
+        ...appUsersHolding(r, axl).map((u) => u.pkid),
+      ]);
+      const users = rowsOf(r.appUsers)
+        .filter((u) => privileged.has(text(u.pkid)) && never.has(text(u.pkid)))
+        .map((u) => text(u.name));
       return users.length > 0 ? `passwords never expire for ${list(users)}` : undefined;
     },
     severity: 'medium',
@@ -815,13 +839,14 @@ const CHECKS: Check[] = [
       'Clear "does not expire" on privileged application users and rotate their passwords on a schedule agreed with the integration owners.',
     references: [
       STANDARD_ROLES_AND_GROUPS,
+      CUCM_USER_GROUP_SQL,
       DATA_DICTIONARY_105,
       CUCM_CONFIG_TRACKER,
       TINYCUCM_SQL,
       IMP_SYNC_AGENT_TAC,
     ],
     unverified:
-      'the membership tables, the groups Standard CCM Super Users and Standard CCM Admin Users, and credential.fkapplicationuser with tkcredential 3 (the password, in a Cisco TAC query) are confirmed; the column credential.doesnotexpire is not. Standard AXL API Access is a role, not a standard group (Cisco lists Standard CCM Super Users as its group, which this check reads): only a custom group of that name is seen',
+      'the membership and role tables, the groups Standard CCM Super Users and Standard CCM Admin Users, the role Standard AXL API Access, and credential.fkapplicationuser with tkcredential 3 (the password, in a Cisco TAC query) are confirmed; the column credential.doesnotexpire is not',
   },
   {
     id: 'CUCM-SVC-01',
@@ -829,12 +854,14 @@ const CHECKS: Check[] = [
     title: 'Certificate Authority Proxy Function not activated',
     rationale:
       'Phones get the locally significant certificates that authenticated and encrypted profiles need from CAPF; while it is not activated no phone can be secured. The Cisco CTL Provider is not required: since 10.0(1) mixed mode is set with `utils ctl set-cluster mixed-mode` (tokenless CTL), which needs neither USB eTokens nor the CTL Client plugin the CTL Provider serves (the 14SU2 Security Guide still lists enabling the CTL service among the mixed-mode steps; the tokenless technote does not need it, so its state is left to the administrator).',
-    evidence: [E.services],
+    evidence: [E.serviceStatus, E.services],
     condition:
-      'utils service list does not show Cisco Certificate Authority Proxy Function [STARTED] (the state of the Cisco CTL Provider is not judged: tokenless mixed mode does not use it)',
+      'Control Center does not report Cisco Certificate Authority Proxy Function Started (when Control Center cannot be read: utils service list does not show it [STARTED]); the state of the Cisco CTL Provider is not judged: tokenless mixed mode does not use it',
     evaluate(r) {
-      const out = outputOf(r.services);
       const capf = 'Cisco Certificate Authority Proxy Function';
+      const states = serviceStatesOf(r.serviceStatus);
+      if (states) return states.get(capf)?.state === 'STARTED' ? undefined : describeService(states, capf);
+      const out = outputOf(r.services);
       const line = serviceLine(out, capf);
       if (line && /^[^[]+\[\s*STARTED\s*\]/.test(line)) return undefined;
       if (!line && !SERVICE_STATE.test(out))
@@ -847,6 +874,8 @@ const CHECKS: Check[] = [
     references: [
       TOKENLESS_CTL,
       SECURITY_MODES,
+      CONTROL_CENTER_API,
+      CONTROL_CENTER_WSDL,
       cliUtils('utils service list', ['utils service list']),
       VOS_HEALTH_CHECK,
       VOS_SERVICE_LIST,
@@ -1024,12 +1053,17 @@ const CHECKS: Check[] = [
     title: 'Audit event service not running',
     rationale:
       'Without the audit log, changes made through the administration pages, AXL or the CLI leave no trace of who made them; the Cisco Audit Event Service writes it. The settings of the Audit Log Configuration window (Serviceability) are not read: no table, parameter or API for them is documented, so they are checked by hand.',
-    evidence: [E.services],
+    evidence: [E.serviceStatus, E.services],
     condition:
-      'utils service list does not show the Cisco Audit Event Service STARTED (stopped, not activated or absent); the Audit Log Configuration settings are not judged',
+      'Control Center does not report the Cisco Audit Event Service Started (stopped, not activated or absent; when Control Center cannot be read, utils service list does not show it STARTED); the Audit Log Configuration settings are not judged',
     evaluate(r) {
-      const out = outputOf(r.services);
       const audit = 'Cisco Audit Event Service';
+      const states = serviceStatesOf(r.serviceStatus);
+      if (states)
+        return states.get(audit)?.state === 'STARTED'
+          ? undefined
+          : `the audit log is not written: ${describeService(states, audit)}`;
+      const out = outputOf(r.services);
       const line = serviceLine(out, audit);
       if (line && /\[\s*STARTED\s*\]/.test(line)) return undefined;
       if (!line && !SERVICE_STATE.test(out))
@@ -1042,6 +1076,8 @@ const CHECKS: Check[] = [
     remediation:
       'Start the Cisco Audit Event Service (Serviceability > Control Center - Network Services), check in Serviceability > Audit Log Configuration that the application audit log (and the database audit log at a level the team can review) is enabled, and send the log to a remote syslog server.',
     references: [
+      CONTROL_CENTER_API,
+      CONTROL_CENTER_WSDL,
       cliUtils('utils service list', ['utils service list']),
       VOS_HEALTH_CHECK,
       VOS_SERVICE_LIST,
@@ -1081,7 +1117,7 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Configure a remote (SFTP) backup device and a daily schedule in Disaster Recovery System, run one now, and check its result with `utils disaster_recovery history backup` after each run.',
-    references: [DRF_HISTORY_REFERENCE],
+    references: [...DRF_STATUS_REFERENCES],
   },
 ];
 

@@ -1,4 +1,4 @@
-// Who may authenticate how, and who holds the two rights that reach every phone or the whole
+// Who may authenticate how, and who holds the two roles that reach every phone or the whole
 // configuration: LDAP over TLS, SAML single sign-on, CTI control of all devices, AXL API access.
 import {
   cannotJudge,
@@ -7,8 +7,10 @@ import {
   type Check,
   type EvidenceResult,
 } from '../../_shared/audit/checklist.ts';
+import { CUCM_USER_GROUP_SQL } from '../../_shared/audit/vos-references.ts';
 import { E, excerpt, incomplete, isTrue, text } from './evidence.ts';
-import { EH, HOLDER_GROUPS } from './evidence-hardening.ts';
+import { EH, HOLDER_ROLES } from './evidence-hardening.ts';
+import { appUsersHolding, describeHolder, endUsersHolding, groupsCarrying } from './role-holders.ts';
 import {
   CISCOCUCMAPI_SQL,
   CUCM_CONFIG_TRACKER,
@@ -63,30 +65,10 @@ export function judgeLdapAuthentication(r: Results): string | undefined {
   return clear.length > 0 ? `end users authenticate over LDAP without TLS to ${list(clear)}` : undefined;
 }
 
-function holders(r: Results, group: string): string[] {
-  const g = group.toLowerCase();
-  const endUsers = rowsOf(r.endUserHolders)
-    .filter((m) => text(m.groupname).toLowerCase() === g)
-    .map((m) => `end user ${text(m.userid)}`);
-  const groupPkids = new Set(
-    rowsOf(r.groups)
-      .filter((x) => text(x.name).toLowerCase() === g)
-      .map((x) => text(x.pkid)),
-  );
-  const members = new Set(
-    rowsOf(r.appUserGroups)
-      .filter((m) => groupPkids.has(text(m.fkdirgroup)))
-      .map((m) => text(m.fkapplicationuser)),
-  );
-  const appUsers = rowsOf(r.appUsers)
-    .filter((u) => members.has(text(u.pkid)) && !isTrue(u.isstandard))
-    .map((u) => `application user ${text(u.name)}`);
-  return [...endUsers, ...appUsers];
-}
-
-/** The sources of the membership tables and columns the holder checks read. */
+/** The sources of the roles, groups and membership tables and columns the holder checks read. */
 const MEMBERSHIP_REFERENCES = [
   STANDARD_ROLES_AND_GROUPS,
+  CUCM_USER_GROUP_SQL,
   DATA_DICTIONARY_611,
   CISCOCUCMAPI_SQL,
   TINYCUCM_SQL,
@@ -156,20 +138,27 @@ export const ACCESS_CHECKS: Check[] = [
   {
     id: 'CUCM-PRIV-03',
     topic: 'privileged-accounts',
-    title: `Users in ${HOLDER_GROUPS.cti}`,
+    title: `Users holding ${HOLDER_ROLES.cti}`,
     rationale:
-      'This group lets a CTI application monitor and control every phone of the cluster (dial out, answer, barge in); only the contact-centre and recording integrations that need it should hold it.',
-    evidence: [EH.endUserHolders, E.appUsers, E.groups, E.appUserGroups],
-    condition: `an end user, or an application user that is not built in, belongs to ${HOLDER_GROUPS.cti}`,
+      'This role lets a CTI application monitor and control every phone of the cluster (dial out, answer, barge in); only the contact-centre and recording integrations that need it should hold it.',
+    evidence: [EH.roleGroups, EH.endUserHolders, E.appUsers, E.appUserGroups],
+    condition: `an end user, or an application user that is not built in, holds the role ${HOLDER_ROLES.cti} through any access control group (the standard group of that name or a custom group carrying the role)`,
     evaluate(r) {
       const cut = incomplete(r.endUserHolders, r.appUserGroups);
       if (cut) return cut;
-      const who = holders(r, HOLDER_GROUPS.cti);
-      return who.length > 0 ? `${HOLDER_GROUPS.cti}: ${list(who)}` : undefined;
+      const groups = groupsCarrying(r, HOLDER_ROLES.cti);
+      if (typeof groups === 'string') return groups;
+      const who = [
+        ...endUsersHolding(r, HOLDER_ROLES.cti).map((h) => describeHolder('end user', h)),
+        ...appUsersHolding(r, groups)
+          .filter((h) => !h.standard)
+          .map((h) => describeHolder('application user', h)),
+      ];
+      return who.length > 0 ? `${HOLDER_ROLES.cti}: ${list(who)}` : undefined;
     },
     severity: 'high',
     remediation:
-      'Remove users from the group; give each CTI application its own application user with only Standard CTI Enabled and the devices it must control associated to it.',
+      'Remove users from every group carrying the role; give each CTI application its own application user in Standard CTI Enabled only, with the devices it must control associated to it.',
     references: [JTAPI_SAMPLES, ...MEMBERSHIP_REFERENCES],
   },
   {
@@ -178,22 +167,22 @@ export const ACCESS_CHECKS: Check[] = [
     title: 'End users with AXL API access',
     rationale:
       "AXL reads and changes the whole configuration. A person's own account with AXL rights is used from scripts and laptops, and its LDAP password opens the API.",
-    evidence: [EH.endUserHolders],
-    condition: `an end user belongs to ${HOLDER_GROUPS.axl}`,
+    evidence: [EH.roleGroups, EH.endUserHolders],
+    // Application users are the integrations' accounts AXL is meant for: only end users are judged.
+    condition: `an end user holds the role ${HOLDER_ROLES.axl} through any access control group (Standard CCM Super Users, its standard group, or a custom group carrying it); application users are not judged here`,
     evaluate(r) {
       const cut = incomplete(r.endUserHolders);
       if (cut) return cut;
-      const g = HOLDER_GROUPS.axl.toLowerCase();
-      const who = rowsOf(r.endUserHolders)
-        .filter((m) => text(m.groupname).toLowerCase() === g)
-        .map((m) => text(m.userid));
+      const groups = groupsCarrying(r, HOLDER_ROLES.axl);
+      if (typeof groups === 'string') return groups;
+      const who = endUsersHolding(r, HOLDER_ROLES.axl).map(
+        (h) => `${h.name} (through ${h.through.join(', ')})`,
+      );
       return who.length > 0 ? `end users with AXL access: ${list(who)}` : undefined;
     },
     severity: 'high',
     remediation:
-      'Remove end users from AXL access groups; give each integration an application user in a custom group with the AXL role and nothing more.',
+      'Remove end users from every group carrying the AXL role, Standard CCM Super Users included (give administrators a custom group with the administration roles they need and without Standard AXL API Access); give each integration an application user in a custom group with the AXL role and nothing more.',
     references: [AXL_FAQ, ...MEMBERSHIP_REFERENCES],
-    unverified:
-      "the tables and columns read are confirmed, the group name is not one: Cisco's table of standard roles and groups lists Standard AXL API Access as a role whose standard group is Standard CCM Super Users, so this check sees only a custom group of that name, and misses end users holding the role through Standard CCM Super Users or another group (functionroledirgroupmap, not read).",
   },
 ];

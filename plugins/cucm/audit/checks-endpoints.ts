@@ -4,17 +4,18 @@ import { rowsOf, type Check, type EvidenceResult, type Reference } from '../../_
 import { incomplete, text } from './evidence.ts';
 import { EH, PHONE_SETTINGS, weakPattern, type PhoneSetting } from './evidence-hardening.ts';
 import { CUCM_CONFIG_TRACKER } from './references.ts';
-import { DATA_DICTIONARY_712, PHONE_HARDENING } from './sources-hardening.ts';
+import { AXL_WIKI_DEVICE_XML, DATA_DICTIONARY_712, PHONE_HARDENING } from './sources-hardening.ts';
 
 type Results = Record<string, EvidenceResult>;
 
 /**
- * Phone-specific overrides are not read: a node keeps a phone's product-specific XML per device, read one
- * phone at a time (AXL getPhone vendorConfig), and no table a single query could count them from is
- * confirmed (the device table has no xml column in a public `select *` of it).
+ * Phone-specific overrides are not read: since Unified CM 8.0 a phone's product-specific (vendor config)
+ * XML is no longer in the device table but split into separate tables, read one device at a time with the
+ * stored procedure dbreaddevicexml(pkid) (AXL wiki FAQ) or AXL getPhone vendorConfig; no public source
+ * names those tables, so no single query could read every phone's overrides.
  */
 const SCOPE =
-  "the common phone profiles' settings are judged; phone-specific overrides are not read (a node keeps them per device, readable one phone at a time through AXL getPhone vendorConfig)";
+  "the common phone profiles' settings are judged; phone-specific overrides are not read (since Unified CM 8.0 a node keeps each phone's vendor config XML in separate tables, read one phone at a time with dbreaddevicexml(pkid) or AXL getPhone vendorConfig)";
 
 function list(items: string[], max = 6): string {
   return items.length > max
@@ -48,10 +49,25 @@ const PHONE_CONFIG_FILE: Reference = {
   ],
 };
 
-const REFERENCES = [PHONE_HARDENING, DATA_DICTIONARY_712, CUCM_CONFIG_TRACKER, PHONE_CONFIG_FILE];
+const REFERENCES = [
+  PHONE_HARDENING,
+  DATA_DICTIONARY_712,
+  CUCM_CONFIG_TRACKER,
+  AXL_WIKI_DEVICE_XML,
+  PHONE_CONFIG_FILE,
+];
 
-/** The settings whose stored values no public text explains (the names and tables are confirmed). */
-const VALUES_UNVERIFIED: ReadonlySet<PhoneSetting['element']> = new Set(['pcPort', 'spanToPCPort', 'garp']);
+/**
+ * The settings whose stored values no public text explains (the table and columns read are confirmed;
+ * the AXL FAQ's vendor config example shows pcPort and garp by name, not spanToPCPort).
+ */
+const VALUES_UNVERIFIED: Readonly<Partial<Record<PhoneSetting['element'], string>>> = {
+  pcPort:
+    "what the stored values of pcPort mean (0 = enabled, 1 = disabled) is not confirmed: the element is in the AXL FAQ's vendor config example, but the phone configuration file cited explains only webAccess and settingsAccess",
+  garp: "what the stored values of garp mean (0 = enabled, 1 = disabled) is not confirmed: the element is in the AXL FAQ's vendor config example, but the phone configuration file cited explains only webAccess and settingsAccess",
+  spanToPCPort:
+    "what the stored values of spanToPCPort mean (0 = enabled, 1 = disabled) is not confirmed, and the element is not in the AXL FAQ's vendor config example (the phone configuration file cited explains only webAccess and settingsAccess)",
+};
 
 function phoneCheck(
   spec: Pick<Check, 'id' | 'title' | 'rationale' | 'severity' | 'remediation'> & {
@@ -71,11 +87,7 @@ function phoneCheck(
     severity: spec.severity,
     remediation: spec.remediation,
     references: REFERENCES,
-    ...(VALUES_UNVERIFIED.has(spec.element)
-      ? {
-          unverified: `the stored values of ${spec.element} (0 = enabled, 1 = disabled) are not confirmed by a public source (the phone configuration file cited explains only webAccess and settingsAccess); the table commonphoneconfigxml and the columns read are confirmed`,
-        }
-      : {}),
+    ...(VALUES_UNVERIFIED[spec.element] ? { unverified: VALUES_UNVERIFIED[spec.element] } : {}),
   };
 }
 

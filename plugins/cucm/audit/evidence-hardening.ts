@@ -22,7 +22,14 @@ export const weakPattern = (s: PhoneSetting): string => `<${s.element}>${s.weak}
 
 const CTI_ALL_DEVICES = 'Standard CTI Allow Control of All Devices';
 const AXL_ACCESS = 'Standard AXL API Access';
-export const HOLDER_GROUPS = { cti: CTI_ALL_DEVICES, axl: AXL_ACCESS } as const;
+/**
+ * The two roles whose holders the audit names. Roles, not groups: a user holds one through any access
+ * control group mapped to it (see role-holders.ts).
+ */
+export const HOLDER_ROLES = { cti: CTI_ALL_DEVICES, axl: AXL_ACCESS } as const;
+
+// Role names compared case-insensitively: public texts spell the CTI role "... of all Devices".
+const HOLDER_ROLE_LIST = `('${CTI_ALL_DEVICES.toLowerCase()}', '${AXL_ACCESS.toLowerCase()}')`;
 
 export const EH = {
   commonPhoneProfiles: sql(
@@ -42,11 +49,18 @@ export const EH = {
     'the servers each LDAP directory synchronises from, with port and whether TLS is used',
     'select c.name, h.hostname, h.portnumber, h.sslenabled from directorypluginhost h inner join directorypluginconfig c on h.fkdirectorypluginconfig = c.pkid',
   ),
+  // The role-to-group map and the membership join are the ones public scripts run against Unified CM
+  // (the CUCM config tracker's access_control_groups_sql: functionroledirgroupmap joined to functionrole
+  // and dirgroup).
+  roleGroups: sql(
+    'roleGroups',
+    `the access control groups that carry the role ${CTI_ALL_DEVICES} or ${AXL_ACCESS}`,
+    `select r.name as rolename, g.pkid as fkdirgroup, g.name as groupname from functionroledirgroupmap rg inner join functionrole r on rg.fkfunctionrole = r.pkid inner join dirgroup g on rg.fkdirgroup = g.pkid where lower(r.name) in ${HOLDER_ROLE_LIST}`,
+  ),
   endUserHolders: sql(
     'endUserHolders',
-    `end users in ${CTI_ALL_DEVICES} or ${AXL_ACCESS}`,
-    // Group names compared case-insensitively: public texts spell the CTI group "... of all Devices".
-    `select g.name as groupname, u.userid as userid from enduserdirgroupmap m inner join dirgroup g on m.fkdirgroup = g.pkid inner join enduser u on m.fkenduser = u.pkid where lower(g.name) in ('${CTI_ALL_DEVICES.toLowerCase()}', '${AXL_ACCESS.toLowerCase()}')`,
+    `end users holding the role ${CTI_ALL_DEVICES} or ${AXL_ACCESS}, and the group each holds it through`,
+    `select r.name as rolename, g.name as groupname, u.userid as userid from enduserdirgroupmap m inner join dirgroup g on m.fkdirgroup = g.pkid inner join functionroledirgroupmap rg on rg.fkdirgroup = g.pkid inner join functionrole r on rg.fkfunctionrole = r.pkid inner join enduser u on m.fkenduser = u.pkid where lower(r.name) in ${HOLDER_ROLE_LIST}`,
   ),
   sso: cli('sso', 'whether SAML single sign-on is enabled on the node', 'utils sso status'),
   esm: cli('esm', 'whether Enhanced Security Mode is enabled', 'utils EnhancedSecurityMode status'),

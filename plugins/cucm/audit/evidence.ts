@@ -1,6 +1,7 @@
 // The evidence calls of the CUCM security audit and the helpers that read their results. Each call is
 // declared once and shared by every check that needs it (the runner, and an agent following the prompt,
 // make an identical call only once), so a whole audit stays far inside the auditor's rate limits.
+import { serviceStatusEvidence } from '../../_shared/audit/service-evidence.ts';
 import { cannotJudge, type EvidenceCall, type EvidenceResult } from '../../_shared/audit/checklist.ts';
 
 export { excerpt } from '../../_shared/audit/checklist.ts';
@@ -203,6 +204,8 @@ export const E = {
   fips: cli('fips', 'whether the node runs in FIPS mode', 'utils fips status'),
   // Parsed by cucm_cert_list: the list (who signed each) and each certificate's validity, one call.
   certList: certListEvidence('cucm', 'certList'),
+  serviceStatus: serviceStatusEvidence('cucm', 'serviceStatus'),
+  // The fallback of the service checks when Control Center cannot be read.
   services: cli('services', 'activated and running services', 'utils service list'),
   backups: drfStatusEvidence('cucm', 'backups'),
 };

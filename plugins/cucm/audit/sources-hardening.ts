@@ -50,7 +50,28 @@ export const AXL_FAQ: Reference = {
   release: '11.5-15',
   section: 'Getting Started: What permissions/roles are required for a user to access AXL?',
   url: 'https://developer.cisco.com/docs/axl/faq',
-  confirms: ['Standard AXL API Access'],
+  confirms: [
+    'Standard AXL API Access (a role: "Note these are roles")',
+    'no standard group holds just the AXL roles: a new group carrying them is created for the AXL application user',
+  ],
+};
+
+/**
+ * The AXL wiki's FAQ on a phone's product-specific (vendor config) XML since Unified CM 8.0: not in the
+ * device table any more, but in separate tables read one device at a time with a stored procedure.
+ */
+export const AXL_WIKI_DEVICE_XML: Reference = {
+  document: 'AXL Frequently Asked Questions (Cisco Developer Network AXL wiki)',
+  release: 'Unified CM 8.0 and later',
+  section:
+    "The SQL 'device' table in UCM 8.0 no longer contains an 'XML' field for storing vendor config, custom XML configurations. How can I read/write this data?",
+  url: 'https://developer.cisco.com/web/axl/wikidocs/-/wiki/Main/Frequently+Asked+Questions',
+  confirms: [
+    'the device table has no XML field since UCM 8.0: the vendor config XML is split out into separate tables',
+    "execute procedure dbreaddevicexml('<device pkid>') (one device's vendor config, through executeSQLQuery)",
+    'dbwritedevicexml (through executeSQLUpdate)',
+    'pcPort, settingsAccess, garp, webAccess (vendor config elements in its dbwritedevicexml example)',
+  ],
 };
 
 export const FIPS_ESM_1251SU6: Reference = {

@@ -2,6 +2,12 @@
 // the security-guide chapters explain, and what the scripted runs against the lab evaluate. Every
 // evidence call is read-only and allowed for the auditor profile (test/plugins/imp/audit checks it).
 import {
+  CONTROL_CENTER_API,
+  CONTROL_CENTER_WSDL,
+  serviceStateMap,
+  serviceStatusEvidence,
+} from '../../_shared/audit/service-evidence.ts';
+import {
   FIPS_STATUS_UNVERIFIED,
   PASSWORD_AGE_UNVERIFIED,
   fipsVerdict,
@@ -20,7 +26,7 @@ import {
   type EvidenceResult,
   type Topic,
 } from '../../_shared/audit/checklist.ts';
-import { DRF_HISTORY_REFERENCE, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
+import { DRF_STATUS_REFERENCES, judgeDrfStatus } from '../../_shared/audit/drf-history.ts';
 import {
   certExpiry,
   certListEvidence,
@@ -102,6 +108,13 @@ const POLICIES: EvidenceCall = {
 };
 
 const SERVICES = cli('services', 'utils service list', 'which services are activated and running');
+/** Control Center's service states: the service checks' evidence, SERVICES their fallback. */
+const SERVICE_STATUS = serviceStatusEvidence('imp', 'serviceStatus');
+
+/** Service states: Control Center's when it was read, else `utils service list`. */
+function statesOf(r: Record<string, EvidenceResult>): Map<string, string> {
+  return serviceStateMap(r.serviceStatus, () => serviceStates(outputOf(r.services)));
+}
 
 /** The service that terminates XMPP federation on the node; it cannot start while federation is off. */
 const FEDERATION_SERVICE = 'Cisco XCP XMPP Federation Connection Manager';
@@ -145,8 +158,8 @@ export function serviceStates(output: string): Map<string, string> {
  * Whether XMPP federation runs on the node, from `utils service list`: the federation connection
  * manager only starts where federation is turned on. Undefined when the list cannot be read.
  */
-function federationInUse(r: EvidenceResult | undefined): boolean | undefined {
-  const states = serviceStates(outputOf(r));
+function federationInUse(r: Record<string, EvidenceResult>): boolean | undefined {
+  const states = statesOf(r);
   return states.size === 0 ? undefined : states.get(FEDERATION_SERVICE) === 'STARTED';
 }
 
@@ -155,7 +168,7 @@ function whereFederated(
   r: Record<string, EvidenceResult>,
   judge: () => string | undefined,
 ): string | undefined {
-  const inUse = federationInUse(r.services);
+  const inUse = federationInUse(r);
   if (inUse === undefined) return cannotJudge('service list not readable');
   return inUse ? judge() : undefined;
 }
@@ -518,12 +531,18 @@ const CHECKS: Check[] = [
     title: 'Optional network services are not activated without need',
     rationale:
       'Each running service is attack surface; the directory service for third-party XMPP clients and the SIP federation connection manager are only needed for those features.',
-    references: [REF.IMP_SERVICES, REF.CLI_UTILS_COMMANDS, REF.SERVICE_LIST_FORMAT],
-    evidence: [SERVICES],
+    references: [
+      REF.IMP_SERVICES,
+      CONTROL_CENTER_API,
+      CONTROL_CENTER_WSDL,
+      REF.CLI_UTILS_COMMANDS,
+      REF.SERVICE_LIST_FORMAT,
+    ],
+    evidence: [SERVICE_STATUS, SERVICES],
     condition:
       'Cisco XCP Directory Service or Cisco XCP SIP Federation Connection Manager is STARTED (confirm the feature is in use before accepting it).',
     evaluate(r) {
-      const states = serviceStates(outputOf(r.services));
+      const states = statesOf(r);
       if (states.size === 0) return cannotJudge('service list not readable');
       const running = ['Cisco XCP Directory Service', 'Cisco XCP SIP Federation Connection Manager'].filter(
         (s) => states.get(s) === 'STARTED',
@@ -540,10 +559,16 @@ const CHECKS: Check[] = [
     title: 'Application audit logging is on and forwarded off the node',
     rationale:
       'Without the application audit log, administrative changes cannot be attributed; a log kept only on the node can be wiped by whoever compromised it.',
-    references: [REF.AUDIT_LOGGING, REF.CLI_UTILS_COMMANDS, REF.SERVICE_LIST_FORMAT],
+    references: [
+      REF.AUDIT_LOGGING,
+      CONTROL_CENTER_API,
+      CONTROL_CENTER_WSDL,
+      REF.CLI_UTILS_COMMANDS,
+      REF.SERVICE_LIST_FORMAT,
+    ],
     unverified:
       "processconfig names `AuditLogEnabled` and `AuditLogRemoteSyslogServer` are the lab's stand-ins for the Audit Log Configuration settings (Enable Audit Log, remote syslog server): where IM&P stores them has no public source. A missing row leaves the check not assessed, never passed.",
-    evidence: [SETTINGS_SQL, SERVICES],
+    evidence: [SETTINGS_SQL, SERVICE_STATUS, SERVICES],
     condition:
       'AuditLogEnabled is not T on some node (or not set), no remote syslog server receives the audit log, or Cisco Audit Event Service is not STARTED.',
     evaluate(r) {
@@ -553,7 +578,7 @@ const CHECKS: Check[] = [
       const remote = setting(r.settings, 'AuditLogRemoteSyslogServer');
       if (remote.length === 0 || remote.some((v) => v.trim() === ''))
         problems.push('no remote syslog server for the audit log');
-      if (serviceStates(outputOf(r.services)).get('Cisco Audit Event Service') !== 'STARTED')
+      if (statesOf(r).get('Cisco Audit Event Service') !== 'STARTED')
         problems.push('Cisco Audit Event Service not running');
       return joined(problems);
     },
@@ -575,7 +600,7 @@ const CHECKS: Check[] = [
     severity: 'high',
     remediation:
       'Configure a DRF backup device on a remote SFTP server and a daily schedule for the whole IM and Presence cluster (Disaster Recovery System > Backup > Scheduler); run one now and confirm with `utils disaster_recovery history backup` that it ends in SUCCESS.',
-    references: [DRF_HISTORY_REFERENCE],
+    references: [...DRF_STATUS_REFERENCES],
   },
   {
     id: 'IMP-XMPP-01',
@@ -623,10 +648,10 @@ const CHECKS: Check[] = [
     title: 'XMPP federation requires TLS',
     rationale:
       'Federated chat and presence cross networks the organisation does not control; without TLS on the server-to-server link they can be read and altered in transit.',
-    references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES],
+    references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES, CONTROL_CENTER_API, CONTROL_CENTER_WSDL],
     unverified:
       "processconfig name `XmppFederationTlsRequired` is the lab's stand-in for the XMPP federation Security Mode (No TLS / TLS Optional / TLS Required): where IM&P stores it has no public source. A missing row leaves the check not assessed, never passed.",
-    evidence: [SERVICES, SETTINGS_SQL],
+    evidence: [SERVICE_STATUS, SERVICES, SETTINGS_SQL],
     condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationTlsRequired is not T.`,
     evaluate(r) {
       return whereFederated(r, () =>
@@ -643,10 +668,10 @@ const CHECKS: Check[] = [
     title: 'Federation admits only agreed partner domains',
     rationale:
       'An allow-all federation policy lets any XMPP domain on the internet reach users with chat and presence requests, a channel for spam and phishing.',
-    references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES],
+    references: [REF.XMPP_FEDERATION, REF.IMP_SERVICES, CONTROL_CENTER_API, CONTROL_CENTER_WSDL],
     unverified:
       "processconfig names `XmppFederationPolicy` and `XmppFederationAllowedDomains` are the lab's stand-ins for the XMPP federation Policy (Allow / Deny) and its policy exceptions: where IM&P stores them has no public source. A missing row leaves the check not assessed, never passed.",
-    evidence: [SERVICES, SETTINGS_SQL],
+    evidence: [SERVICE_STATUS, SERVICES, SETTINGS_SQL],
     condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and the policy is not deny-by-default (XmppFederationPolicy is not deny) or no partner domain is listed.`,
     evaluate(r) {
       return whereFederated(r, () => {
@@ -676,7 +701,7 @@ const CHECKS: Check[] = [
     references: [REF.XMPP_FEDERATION, REF.IMP_CERTIFICATE_TYPES],
     unverified:
       'processconfig name `XmppFederationRequireClientCerts` is the lab\'s stand-in for the XMPP federation setting "Require client-side security certificates": where IM&P stores it has no public source. A missing row leaves the check not assessed, never passed.',
-    evidence: [SERVICES, SETTINGS_SQL],
+    evidence: [SERVICE_STATUS, SERVICES, SETTINGS_SQL],
     condition: `${FEDERATION_SERVICE} is STARTED (federation in use) and XmppFederationRequireClientCerts is not T.`,
     evaluate(r) {
       return whereFederated(r, () =>

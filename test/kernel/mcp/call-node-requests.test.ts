@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CallNodeRequests, MAX_LISTED_REQUESTS } from '../../../kernel/mcp/call-node-requests.ts';
-import { RateLimitedError } from '../../../kernel/errors/index.ts';
+import { ProfilePermissionError, RateLimitedError } from '../../../kernel/errors/index.ts';
 import { currentNodeRequests, runWithNodeRequests } from '../../../kernel/sdk/node-requests.ts';
 import type { NodeService, Service } from '../../../kernel/sdk/types.ts';
 
@@ -100,5 +100,31 @@ describe("one tool call's node requests: charged per service, listed bounded", (
       (r.auditFields().node_requests as { operation: string }[]).map((e) => e.operation),
       ['GET /vmrest/users'],
     );
+  });
+
+  it("asks the caller's allowlist about each subject; a refusal throws and is listed on the outcome record", () => {
+    const asked: string[] = [];
+    const r = new CallNodeRequests(
+      'serviceability',
+      () => undefined,
+      (service, subject) => {
+        asked.push(`${service} ${subject}`);
+        if (subject === 'perfmonOpenSession')
+          throw new ProfilePermissionError(`profile p does not allow SERVICEABILITY ${subject}`);
+      },
+    );
+    assert.doesNotThrow(() => r.permit('serviceability', 'perfmonCollectCounterData'));
+    for (let i = 0; i < 2; i++)
+      assert.throws(() => r.permit('serviceability', 'perfmonOpenSession'), ProfilePermissionError);
+    assert.deepEqual(asked, [
+      'serviceability perfmonCollectCounterData',
+      'serviceability perfmonOpenSession',
+      'serviceability perfmonOpenSession',
+    ]);
+    assert.deepEqual(r.auditFields(), {
+      denied_requests: [{ service: 'serviceability', operation: 'perfmonOpenSession' }],
+    });
+    // Outside a tool call nothing is refused.
+    assert.doesNotThrow(() => currentNodeRequests().permit('ssh', 'utils system restart'));
   });
 });

@@ -85,13 +85,20 @@ describe('tools/list holds what the caller may call', () => {
         `${revision}: nothing outside the client's product scope`,
       );
       // Its only tools not annotated read-only are those its allowlists bound to reads (AXL get/list,
-      // show commands) and the report writers, which write the caller's own reports on the server.
+      // show commands), the trace tool (reading levels; setting one needs admin) and the report writers,
+      // which write the caller's own reports on the server.
       assert.deepEqual(
         tools
           .filter(isWrite)
           .map((t) => t.name)
           .sort(),
-        ['common_export_report_pdf', 'common_write_report', 'cucm_axl_call', 'cucm_os_run_command'],
+        [
+          'common_export_report_pdf',
+          'common_write_report',
+          'cucm_axl_call',
+          'cucm_os_run_command',
+          'cucm_trace_level',
+        ],
         `${revision}: no write tool the auditor profile leaves out`,
       );
       assert.ok(

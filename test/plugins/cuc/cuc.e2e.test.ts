@@ -34,6 +34,9 @@ const CUC_TOOLS = [
   'cuc_service_control',
   'cuc_drf_status',
   'cuc_cert_list',
+  'cuc_trace_level',
+  'cuc_log_list',
+  'cuc_log_collect',
 ];
 
 describe('cuc tools through MCP', () => {

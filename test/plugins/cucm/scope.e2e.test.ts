@@ -38,6 +38,11 @@ const SPEC_TOOLS = [
   'cucm_service_control',
   'cucm_drf_status',
   'cucm_cert_list',
+  'cucm_cdr_files',
+  'cucm_cdr_get',
+  'cucm_trace_level',
+  'cucm_log_list',
+  'cucm_log_collect',
 ];
 
 describe('cucm tools and product scope', () => {
@@ -61,18 +66,22 @@ describe('cucm tools and product scope', () => {
       .sort();
     assert.deepEqual(permitted, [
       'cucm_axl_call',
+      'cucm_cdr_files',
+      'cucm_cdr_get',
       'cucm_cert_list',
       'cucm_check_connectivity',
       'cucm_drf_status',
       'cucm_get_version',
       'cucm_list_axl_operations',
       'cucm_list_credentials',
+      'cucm_log_list',
       'cucm_os_run_command',
       'cucm_perfmon_list_counters',
       'cucm_perfmon_query',
       'cucm_phone_screenshot',
       'cucm_risport_query',
       'cucm_service_status',
+      'cucm_trace_level',
     ]);
   });
 

@@ -35,6 +35,9 @@ const IMP_TOOLS = [
   'imp_service_control',
   'imp_drf_status',
   'imp_cert_list',
+  'imp_trace_level',
+  'imp_log_list',
+  'imp_log_collect',
 ];
 
 describe('imp tools through MCP', () => {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-const fixture = join(import.meta.dirname, '../../fixtures/harness/failing-before.ts');
+const fixture = join(import.meta.dirname, '../../fixtures/harness/failing-before.test-fixture.ts');
 
 describe('product stacks left by a failed hook', () => {
   it('are stopped when the file ends, so the process exits (with the failure reported)', async () => {

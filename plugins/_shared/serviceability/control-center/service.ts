@@ -2,7 +2,12 @@
 // node it runs on only), over the shared serviceability client: its per-node budget, retries (reads
 // only: a control request is sent once), stored credential and certificate trust per node.
 import type { ClientVault, KernelError } from '../../../../kernel/sdk/index.ts';
-import { isKernelError, NotFoundError, ServiceabilityError } from '../../../../kernel/sdk/index.ts';
+import {
+  isKernelError,
+  NotFoundError,
+  ProfilePermissionError,
+  ServiceabilityError,
+} from '../../../../kernel/sdk/index.ts';
 import { splitAddress } from '../../node/endpoint.ts';
 import type { ServiceabilityClient } from '../client.ts';
 import type { ControlType } from './api.ts';
@@ -112,7 +117,9 @@ export async function clusterStatus(
     try {
       answered.push(await nodeStatus(client, vault, host, services, withSpecifications, signal));
     } catch (err) {
-      if (!isKernelError(err) || !err.expose || signal?.aborted) throw err;
+      // A refused operation is the caller's, not the node's: it ends the call (DENIED), never one node.
+      if (!isKernelError(err) || !err.expose || err instanceof ProfilePermissionError || signal?.aborted)
+        throw err;
       failed.push({
         node: host,
         error: {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { XmlNode } from '../../node/xml-text.ts';
 import { child, list, text } from '../../node/xml-text.ts';
 import type { SoapCall } from '../client.ts';
+import { permitOperations } from '../client.ts';
 import { PERFMON_API, PERFMON_OPS } from './api.ts';
 
 /** Most objects, counters per object, instances or values read from one answer. */
@@ -130,6 +131,7 @@ export async function sampleTwice(
   intervalMs: number,
   signal?: AbortSignal,
 ): Promise<CounterValue[]> {
+  permitOperations([PERFMON_OPS.open, PERFMON_OPS.add, PERFMON_OPS.collectSession, PERFMON_OPS.close]);
   const opened = await send({
     api: PERFMON_API,
     operation: PERFMON_OPS.open,

@@ -183,7 +183,7 @@ describe('cuc_security_audit checklist', () => {
       const limit = auditor.rateLimits.cuc?.[service as Service]?.limit ?? 0;
       assert.ok(n <= limit / 4, `${service}: ${n} calls against a limit of ${limit}`);
     }
-    assert.deepEqual(b, { ssh: 11, cupi: 5 });
+    assert.deepEqual(b, { ssh: 11, cupi: 5, serviceability: 1 });
     assert.ok(distinctCalls.length < evidence.length, 'identical calls are counted once');
   });
 

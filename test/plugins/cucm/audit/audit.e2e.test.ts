@@ -62,7 +62,11 @@ describe('cucm_security_audit against the weak lab', () => {
     assert.match(detail('CUCM-TOLL-01'), /9\.011!/);
     assert.match(detail('CUCM-LOG-02'), /^CDRs disabled on 2 of 2 call-processing nodes/);
     // Tokenless mixed mode needs no CTL Provider: only CAPF is judged.
-    assert.match(detail('CUCM-SVC-01'), /^Cisco Certificate Authority Proxy Function\[STOPPED\]/);
+    // The state comes from ControlCenterServices (soapGetServiceStatus), the CLI list only as a fallback.
+    assert.match(
+      detail('CUCM-SVC-01'),
+      /^Cisco Certificate Authority Proxy Function: STOPPED \(Service Not Activated\)$/,
+    );
     assert.match(detail('CUCM-OS-02'), /^NTP is not synchronised: unsynchronised/);
   });
 

@@ -176,11 +176,11 @@ describe('the CUCM security-audit checklist', () => {
 
   it('fits well inside the auditor and admin rate limits in one minute', () => {
     const b = budget(CUCM_CHECKLIST.checks, HOST);
-    assert.deepEqual(Object.keys(b).sort(), ['axl', 'ris', 'ssh']);
+    assert.deepEqual(Object.keys(b).sort(), ['axl', 'ris', 'serviceability', 'ssh']);
     for (const name of ['auditor', 'admin']) {
       const profile = defaultProfile(name);
       for (const [service, n] of Object.entries(b)) {
-        const w = rateWindow(profile, 'cucm', service as 'axl' | 'ssh' | 'ris');
+        const w = rateWindow(profile, 'cucm', service as 'axl' | 'ssh' | 'ris' | 'serviceability');
         assert.ok(n * 2 <= w.limit * (w.windowSeconds / 60), `${name} ${service}: ${n} of ${w.limit}`);
       }
     }

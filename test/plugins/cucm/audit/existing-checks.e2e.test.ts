@@ -56,7 +56,7 @@ describe('the CUCM audit’s changed checks, one weakness at a time', () => {
     assert.equal(detail('CUCM-OS-03'), 'active release 12.5.1.17900-64');
     assert.match(
       detail('CUCM-SVC-01'),
-      /^Cisco Certificate Authority Proxy Function\[STOPPED\] Service Not Activated$/,
+      /^Cisco Certificate Authority Proxy Function: STOPPED \(Service Not Activated\)$/,
     );
     assert.doesNotMatch(detail('CUCM-SVC-01'), /CTL Provider/);
     assert.equal(detail('CUCM-BKP-01'), 'no backup has ever run (the DRS backup history is empty)');

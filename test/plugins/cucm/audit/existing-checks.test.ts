@@ -173,7 +173,7 @@ describe('parameters a real node may not have are never read as a pass', () => {
   it('CUCM-LOG-01: judged from the Cisco Audit Event Service alone, never from an undocumented parameter', () => {
     const services = (line: string): EvidenceResult => cli(`${line}\nCisco Tomcat[STARTED]`);
     const log = check('CUCM-LOG-01');
-    assert.deepEqual(log.evidence, [E.services]);
+    assert.deepEqual(log.evidence, [E.serviceStatus, E.services]);
     assert.ok(!(AUDITED_PARAMETERS as readonly string[]).includes('AuditLogEnabled'));
     assert.equal(log.evaluate({ services: services('Cisco Audit Event Service[STARTED]') }), undefined);
     // A line printed with a space before the state (as platform services are) is the same service.
@@ -248,6 +248,37 @@ describe('CUCM-CERT-01 and CUCM-CERT-02 on the lines a real node prints', () => 
 });
 
 describe('the original checks cite their sources', () => {
+  it('finds a privileged application user through any group carrying the AXL role, never by a group named after it', () => {
+    const privileged = {
+      appUsers: rows(
+        { pkid: 'a1', name: 'axladmin', isstandard: 'f' },
+        { pkid: 'a2', name: 'reporter', isstandard: 'f' },
+      ),
+      groups: rows(
+        { pkid: 'g1', name: 'Standard CCM Super Users' },
+        { pkid: 'g2', name: 'AXL API Users' },
+        { pkid: 'g3', name: 'Standard CTI Enabled' },
+      ),
+      appUserGroups: rows(
+        { fkapplicationuser: 'a1', fkdirgroup: 'g2' },
+        { fkapplicationuser: 'a2', fkdirgroup: 'g3' },
+      ),
+      appUserPasswords: rows(
+        { fkapplicationuser: 'a1', doesnotexpire: 't' },
+        { fkapplicationuser: 'a2', doesnotexpire: 't' },
+      ),
+      roleGroups: rows(
+        { rolename: 'Standard AXL API Access', fkdirgroup: 'g1', groupname: 'Standard CCM Super Users' },
+        { rolename: 'Standard AXL API Access', fkdirgroup: 'g2', groupname: 'AXL API Users' },
+      ),
+    };
+    assert.equal(check('CUCM-PRIV-02').evaluate(privileged), 'passwords never expire for axladmin');
+    assert.match(
+      String(check('CUCM-PRIV-02').evaluate({ ...privileged, roleGroups: rows() })),
+      /^cannot judge: no access control group carries the role Standard AXL API Access/,
+    );
+  });
+
   it('each has a reference or says which name no source confirms, with http(s) URLs only', () => {
     for (const c of CUCM_CHECKLIST.checks.filter(
       (x) => !/^CUCM-(PHONE-0[3-9]|LDAP|SSO|SNMP|OS-0[4-9]|FIPS-02|PRIV-0[3-9])/.test(x.id),

@@ -193,39 +193,92 @@ describe('the CUCM hardening checks', () => {
     assert.equal(users.evaluate({ snmpUsers: out('There are no v3 users configured.') }), undefined);
   });
 
-  it('name the holders of CTI control of all devices and of AXL access, built-in accounts aside', () => {
-    const groups = rows([
-      { pkid: 'g1', name: 'Standard CTI Allow Control of All Devices' },
-      { pkid: 'g2', name: 'Standard AXL API Access' },
+  it('name the holders of the CTI and AXL roles through any group that carries them, built-in accounts aside', () => {
+    // Roles, not groups: Standard CCM Super Users carries the AXL role, a custom group may carry either.
+    const roleGroups = rows([
+      {
+        rolename: 'Standard CTI Allow Control of All Devices',
+        fkdirgroup: 'g1',
+        groupname: 'Standard CTI Allow Control of All Devices',
+      },
+      {
+        rolename: 'Standard CTI Allow Control of all Devices',
+        fkdirgroup: 'g3',
+        groupname: 'Recording Integration',
+      },
+      { rolename: 'Standard AXL API Access', fkdirgroup: 'g2', groupname: 'Standard CCM Super Users' },
+      { rolename: 'Standard AXL API Access', fkdirgroup: 'g4', groupname: 'AXL API Users' },
     ]);
     const appUsers = rows([
       { pkid: 'a1', name: 'CCMQRTSysUser', isstandard: 't' },
       { pkid: 'a2', name: 'svc-recorder', isstandard: 'f' },
+      { pkid: 'a3', name: 'axladmin', isstandard: 'f' },
     ]);
     const none = {
+      roleGroups,
       endUserHolders: rows([]),
-      groups,
       appUsers,
-      appUserGroups: rows([{ fkapplicationuser: 'a1', fkdirgroup: 'g1' }]),
+      appUserGroups: rows([
+        { fkapplicationuser: 'a1', fkdirgroup: 'g1' },
+        { fkapplicationuser: 'a3', fkdirgroup: 'g4' },
+      ]),
     };
     assert.equal(check('CUCM-PRIV-03').evaluate(none), undefined);
+    // Application users are the integrations' accounts AXL is for: axladmin is no finding.
     assert.equal(check('CUCM-PRIV-04').evaluate(none), undefined);
     const some = {
       ...none,
       endUserHolders: rows([
-        { groupname: 'Standard CTI Allow Control of All Devices', userid: 'rjones' },
-        { groupname: 'Standard AXL API Access', userid: 'mlee' },
+        {
+          rolename: 'Standard CTI Allow Control of All Devices',
+          groupname: 'Standard CTI Allow Control of All Devices',
+          userid: 'rjones',
+        },
+        { rolename: 'Standard AXL API Access', groupname: 'Standard CCM Super Users', userid: 'admin.jdoe' },
+        { rolename: 'Standard AXL API Access', groupname: 'AXL API Users', userid: 'mlee' },
+        { rolename: 'Standard AXL API Access', groupname: 'Standard CCM Super Users', userid: 'mlee' },
       ]),
       appUserGroups: rows([
         { fkapplicationuser: 'a1', fkdirgroup: 'g1' },
-        { fkapplicationuser: 'a2', fkdirgroup: 'g1' },
+        { fkapplicationuser: 'a2', fkdirgroup: 'g3' },
+        { fkapplicationuser: 'a3', fkdirgroup: 'g4' },
       ]),
     };
     assert.equal(
       check('CUCM-PRIV-03').evaluate(some),
-      'Standard CTI Allow Control of All Devices: end user rjones, application user svc-recorder',
+      'Standard CTI Allow Control of All Devices: end user rjones (through Standard CTI Allow Control of All Devices), application user svc-recorder (through Recording Integration)',
     );
-    assert.equal(check('CUCM-PRIV-04').evaluate(some), 'end users with AXL access: mlee');
+    assert.equal(
+      check('CUCM-PRIV-04').evaluate(some),
+      'end users with AXL access: admin.jdoe (through Standard CCM Super Users), mlee (through AXL API Users, Standard CCM Super Users)',
+    );
+  });
+
+  it('judge no holder when no group carries the role (a name the node spells otherwise), and no cut answer', () => {
+    const empty = {
+      roleGroups: rows([]),
+      endUserHolders: rows([]),
+      appUsers: rows([]),
+      appUserGroups: rows([]),
+    };
+    for (const id of ['CUCM-PRIV-03', 'CUCM-PRIV-04'])
+      assert.match(
+        String(check(id).evaluate(empty)),
+        /^cannot judge: no access control group carries the role/,
+        id,
+      );
+    const cut = { ...empty, endUserHolders: rows([], false) };
+    assert.match(String(check('CUCM-PRIV-04').evaluate(cut)), /^cannot judge: .*incomplete/);
+  });
+
+  it('read the holders through the role tables, never by a group name', () => {
+    const sql = JSON.stringify([EH.roleGroups.args, EH.endUserHolders.args]);
+    assert.match(
+      sql,
+      /from functionroledirgroupmap rg inner join functionrole r on rg\.fkfunctionrole = r\.pkid/,
+    );
+    assert.match(sql, /inner join functionroledirgroupmap rg on rg\.fkdirgroup = g\.pkid/);
+    assert.doesNotMatch(sql, /lower\(g\.name\)/);
   });
 
   it('cite a source for every check and say why where a name is unverified', () => {

@@ -59,6 +59,7 @@ describe('the CUCM hardening checks, one weakness at a time', () => {
       'cucm-ldap-auth-no-tls',
       'cucm-snmp-community',
       'cucm-cti-control-all-devices',
+      'cucm-enduser-axl-access',
     ]);
     const detail = (id: string): string => r.run.findings.find((f) => f.check === id)?.detail ?? '';
     assert.match(detail('CUCM-PHONE-06'), /common phone profile Standard Common Phone Profile/);
@@ -70,5 +71,7 @@ describe('the CUCM hardening checks, one weakness at a time', () => {
     assert.match(detail('CUCM-SNMP-01'), /1 SNMP v1\/v2c community string/);
     assert.doesNotMatch(detail('CUCM-SNMP-01'), /public/);
     assert.match(detail('CUCM-PRIV-03'), /end user rjones/);
+    // Held through the role, in a group not named after it (the old group-name reading missed it).
+    assert.equal(detail('CUCM-PRIV-04'), 'end users with AXL access: mlee (through AXL API Users)');
   });
 });

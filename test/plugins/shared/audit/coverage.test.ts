@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allWeaknesses, weaknessesOf, type WeaknessProduct } from '../../../../lab/weaknesses/index.ts';
 import type { Checklist } from '../../../../plugins/_shared/audit/checklist.ts';
+import { cliToolCommands } from '../../../../plugins/_shared/audit/cli-tool-evidence.ts';
 import { CUC_CHECKLIST } from '../../../../plugins/cuc/audit/checklist.ts';
 import { CUCM_CHECKLIST } from '../../../../plugins/cucm/audit/checklist.ts';
 import { IMP_CHECKLIST } from '../../../../plugins/imp/audit/checklist.ts';
@@ -72,5 +73,23 @@ describe('security-audit checks and lab weaknesses', () => {
       return l.checks.filter((c) => !fired.has(c.id)).map((c) => c.id);
     });
     assert.deepEqual(without, [], `checks no lab weakness makes fire: ${without.join(', ')}`);
+  });
+
+  it('every command a CLI-parsed tool runs for a check is confirmed by one of the check’s references', () => {
+    // `show cert own <unit>/<file>.pem` is confirmed by any source showing `show cert own <something>`.
+    const fixed = (command: string): string => command.split('<')[0]?.trim() ?? command;
+    const uncited = CHECKLISTS.flatMap((l) =>
+      l.checks.flatMap((c) => {
+        const confirmed = (c.references ?? []).flatMap((r) => r.confirms ?? []);
+        return c.evidence
+          .flatMap((e) => cliToolCommands(e))
+          .filter((command) => {
+            const base = fixed(command);
+            return !confirmed.some((x) => x === base || x.startsWith(`${base} `));
+          })
+          .map((command) => `${c.id}: ${command}`);
+      }),
+    );
+    assert.deepEqual(uncited, [], `commands run without a source: ${uncited.join('; ')}`);
   });
 });

@@ -1,0 +1,3 @@
+import { logCollectTool } from '../../_shared/tools/log-collect.ts';
+
+export default logCollectTool('imp');
