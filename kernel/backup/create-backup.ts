@@ -67,11 +67,22 @@ export async function createBackup(o: CreateBackupOptions): Promise<BackupResult
   const tmp = join(dir, tempArchiveName(name.file));
   ARCHIVES_BEING_WRITTEN.add(tmp);
   try {
-    return await writeBackup(o, { dir, name, file, tmp, publicKey, root: paths.root });
+    // A file listed for the archive may be gone by the time it is read: a log rotated and removed in
+    // between (busy logging rotates every few seconds). The archive is then made again from a new listing.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await writeBackup(o, { dir, name, file, tmp, publicKey, root: paths.root });
+      } catch (err) {
+        if (attempt >= VANISHED_FILE_ATTEMPTS || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
   } finally {
     ARCHIVES_BEING_WRITTEN.delete(tmp);
   }
 }
+
+/** Archives made in all when files vanish while one is written (see createBackup). */
+const VANISHED_FILE_ATTEMPTS = 3;
 
 /**
  * Temporary archives this process is writing now. A leftover named with this process's pid but not in

@@ -70,6 +70,9 @@ export async function writeEncryptedArchive(o: EncryptOptions): Promise<{ sha512
         o.onWarning?.(typeof message === 'string' ? message : message.message);
       },
     });
+    // The loop below receives the first error; one raised after it stopped reading (a second file gone
+    // since the listing) must not become an uncaught exception of the server.
+    pack.on('error', () => undefined);
     // Pack.add takes the path literally (tar.create would read a leading "@" as "include this archive").
     for (const e of o.entries) pack.add(e.path);
     pack.end();

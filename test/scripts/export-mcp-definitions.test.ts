@@ -61,7 +61,8 @@ describe('scripts/export_mcp_definitions.ts', () => {
     before(async () => {
       k = await startTestKernel({
         license: { products: ['cucm', 'imp', 'cuc'] },
-        env: { AUTH_CLIENTS: 'amy:auditor:cucm+imp+cuc', AUTH_BCRYPT_COST: '4' },
+        // An admin sees every template: an auditor is not shown the collected-log files it may not read.
+        env: { AUTH_CLIENTS: 'amy:admin:cucm+imp+cuc', AUTH_BCRYPT_COST: '4' },
       });
       c = await connectMcp(k, startupToken(k.stateDir, 'amy'));
     });
