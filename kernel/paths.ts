@@ -20,6 +20,8 @@ export interface StatePaths {
   logs: string;
   backups: string;
   reports: string;
+  /** The change journal: one `<client>.jsonl` per client. */
+  changes: string;
   schemaCache: string;
   profiles: string;
   appLog: string;
@@ -44,6 +46,7 @@ export function statePaths(stateDir: string): StatePaths {
     logs,
     backups: join(root, 'backups'),
     reports: join(root, 'reports'),
+    changes: join(root, 'changes'),
     schemaCache: join(root, 'schema-cache'),
     profiles: join(root, 'profiles'),
     appLog: join(logs, 'app.log'),

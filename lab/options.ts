@@ -165,4 +165,6 @@ export const PORT_SLOTS = {
   impSubscriberHttps: 21,
   /** The 14.0 cluster's subscriber's HTTPS. */
   legacySubscriberHttps: 22,
+  /** The Unity Connection secondary server's HTTPS (site and enterprise scales). */
+  cucSubscriberHttps: 23,
 } as const;

@@ -134,10 +134,11 @@ export interface LabNodeInfo {
   selfSigned?: boolean;
   version?: string;
   /**
-   * A publisher's other nodes (CUCM subscribers, the IM&P subscriber), each with its own HTTPS listener
-   * and certificate serving Tomcat's serviceability APIs (PerfMon, ControlCenterServices...) with its own
-   * state; AXL stays the publisher's, and their CLI is not simulated (no SSH port). Store a credential
-   * under each one's `name` with its `address`, as for the publisher.
+   * A publisher's other nodes (CUCM subscribers, the IM&P subscriber, Unity Connection's secondary server
+   * at the site and enterprise scales), each with its own HTTPS listener and certificate serving Tomcat's
+   * serviceability APIs (PerfMon, ControlCenterServices...) with its own state; AXL stays the publisher's,
+   * and their CLI is not simulated (no SSH port). Store a credential under each one's `name` with its
+   * `address`, as for the publisher.
    */
   subscribers?: LabNodeInfo[];
   /** Phones: model and screenshot format. */

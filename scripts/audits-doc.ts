@@ -100,6 +100,30 @@ function productSection(checklist: Checklist): string[] {
  * (prettier would pad every row to the widest SQL text): the file is in .prettierignore, and its own
  * test holds it to this output.
  */
+/** How an audit is kept from changing a node (issue 23): the same for every product, so written once. */
+const READ_ONLY_SECTION = [
+  '## Audits change nothing: run them with a read-only credential',
+  '',
+  'Every evidence call of the three audits is a read: `test/plugins/shared/audit/evidence-read-only.test.ts`',
+  'classifies each one (tool and arguments) through the change table (docs/change-classes.md) and fails',
+  'for a check whose evidence would write. To make sure of it on a real node, give the auditor',
+  'credentials stored read-only in the vault (docs/vault.md, Read-only credentials): the server then',
+  'refuses, before it is sent, every request made with them that is not a read, whatever tool makes it',
+  '(`READ_ONLY_CREDENTIAL`, audited as DENIED).',
+  '',
+  "1. Store the node's credentials for the auditing client with `read_only: true`: the",
+  '   `<product>_store_credentials` and `<product>_os_store_credentials` tools (or `_update_`), or the',
+  "   operator's `ucmcp credentials store ... --read-only`. Where the product has one, use a node",
+  '   account whose role only reads as well (on CUCM and IM&P, an application user with the "Standard',
+  '   AXL Read Only API Access" role), so the node enforces it too.',
+  '2. Check with `<product>_list_credentials`: each credential shows `read_only: true`; the',
+  '   `CREDENTIAL` audit record of the store says `read_only: true`.',
+  '3. Run the audit prompt (`cucm_security_audit`, `imp_security_audit`, `cuc_security_audit`). The',
+  '   audits judge the same with read-only credentials as with writable ones',
+  '   (`test/plugins/shared/audit/read-only-audit-<product>.e2e.test.ts`, against the lab).',
+  '',
+];
+
 export function renderAuditsDoc(): string {
   const summary = CHECKLISTS.map(
     (c) =>
@@ -121,6 +145,7 @@ export function renderAuditsDoc(): string {
     '| --- | --- | --- | --- |',
     ...summary,
     '',
+    ...READ_ONLY_SECTION,
     ...CHECKLISTS.flatMap(productSection),
   ].join('\n');
 }

@@ -6,7 +6,7 @@
 // the lab itself. Stops cleanly on Ctrl-C / SIGTERM.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { startLab, type LabInfo } from '../lab/index.ts';
+import { startLab, type LabInfo, type LabNodeInfo } from '../lab/index.ts';
 import { describeSeeded } from '../lab/weaknesses/index.ts';
 import { prepareSignedInstall } from '../lab/demo/signed-install.ts';
 import { prefetchSchemas } from '../lab/demo/prefetch-schemas.ts';
@@ -147,8 +147,7 @@ uc-mcp-server demo is running.
   CA certificate ${caFile}   (what clients trust: the server's certificate is issued from it)
   Clients        ${clients.map((c) => `${c.name} (${c.profile})`).join(', ')}
   Tokens         ${join(stateDir, 'clients', '<name>', 'secrets', '.token')}
-  Lab            ${lab.info.nodes
-    .filter((n) => n.product !== 'phone')
+  Lab            ${servers(lab.info)
     .map((n) => `${n.name} ${n.address}`)
     .join(', ')} and ${lab.info.nodes.filter((n) => n.product === 'phone').length} phones (${profile} profile)
   Weaknesses     ${describeSeeded(lab.info.profile, lab.info.weaknesses)}
@@ -171,11 +170,16 @@ Then call infra_init_session first. Ctrl-C stops the server and the lab.
  * `show cert own tomcat/tomcat.pem` on the node would let an operator check it.
  */
 function certificateLines(info: LabInfo): string {
-  const nodes = info.nodes.filter((n) => n.product !== 'phone' && n.certFingerprint);
+  const nodes = servers(info).filter((n) => n.certFingerprint);
   const rows = nodes.map((n) => `    ${n.name.padEnd(10)} ${n.certFingerprint ?? ''}`).join('\n');
   return `  HTTPS certs    ${info.certificates}; ${DEMO_ADMIN}'s first call to a node reports its certificate:
                  compare, then <product>_trust_certificate (the other clients have them pinned)
 ${rows}`;
+}
+
+/** The lab's servers, each publisher followed by its other nodes (subscribers, Connection's secondary). */
+function servers(info: LabInfo): LabNodeInfo[] {
+  return info.nodes.filter((n) => n.product !== 'phone').flatMap((n) => [n, ...(n.subscribers ?? [])]);
 }
 
 main().catch((err: unknown) => {

@@ -6,6 +6,7 @@
 //   clients/                per-client registration (bcrypt hash), settings, startup token, sealed credentials
 //   profiles/               the operator's RBAC profiles (never profiles/_default: shipped code)
 //   reports/                Markdown reports and their PDF exports
+//   changes/                the change journal (every change a tool made on a node, per client)
 //   logs/audit.log*         the audit trail and its rotated archives (evidence worth keeping)
 //
 // Left out on purpose: logs/app.log (diagnostics, large, rebuilt by the next start), schema-cache/
@@ -16,7 +17,7 @@ import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 /** Top-level directories copied whole (minus the exclusions below). */
-export const BACKUP_DIRS = ['secrets', 'clients', 'profiles', 'reports'] as const;
+export const BACKUP_DIRS = ['secrets', 'clients', 'profiles', 'reports', 'changes'] as const;
 export const ENV_FILE = '.env';
 export const LOGS_DIR = 'logs';
 export const AUDIT_LOG_PREFIX = 'audit.log';

@@ -1,7 +1,7 @@
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { loadPublicKey } from '../keys/rsa-keys.ts';
 import { PACKAGE_VERSION, statePaths } from '../paths.ts';
 import { fsyncDir, writeFileAtomic } from '../store/atomic-file.ts';
@@ -26,6 +26,11 @@ export interface CreateBackupOptions {
   /** Plaintext bytes archived so far, against the total of the files selected. */
   onProgress?: (done: number, total: number) => void;
   onWarning?: (message: string) => void;
+  /**
+   * Writes the archive of one attempt; default writeEncryptedArchive. Tests wrap it to make a listed
+   * file vanish at a chosen attempt, so the retry below is exercised without a race.
+   */
+  archive?: typeof writeEncryptedArchive;
 }
 
 export interface BackupResult {
@@ -73,7 +78,13 @@ export async function createBackup(o: CreateBackupOptions): Promise<BackupResult
       try {
         return await writeBackup(o, { dir, name, file, tmp, publicKey, root: paths.root });
       } catch (err) {
-        if (attempt >= VANISHED_FILE_ATTEMPTS || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if (attempt >= VANISHED_FILE_ATTEMPTS)
+          throw new BackupError(
+            'FILES_VANISHING',
+            `files of the state kept vanishing while the backup was written (${attempt} attempts, the last: ${vanished(err, paths.root)}); no backup was made: try again when the server is less busy`,
+            { cause: err },
+          );
       }
     }
   } finally {
@@ -82,7 +93,15 @@ export async function createBackup(o: CreateBackupOptions): Promise<BackupResult
 }
 
 /** Archives made in all when files vanish while one is written (see createBackup). */
-const VANISHED_FILE_ATTEMPTS = 3;
+export const VANISHED_FILE_ATTEMPTS = 3;
+
+/** The vanished file, relative to the state directory (never a path outside it, nor file content). */
+function vanished(err: unknown, root: string): string {
+  const path = (err as NodeJS.ErrnoException).path;
+  if (typeof path !== 'string') return 'a file';
+  const rel = relative(root, path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? 'a file' : rel;
+}
 
 /**
  * Temporary archives this process is writing now. A leftover named with this process's pid but not in
@@ -114,7 +133,7 @@ async function writeBackup(
 
   const selection = selectArchiveContents(t.root);
   let done = 0;
-  const written = await writeEncryptedArchive({
+  const written = await (o.archive ?? writeEncryptedArchive)({
     cwd: t.root,
     entries: selection.entries,
     publicKey,

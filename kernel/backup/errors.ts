@@ -15,6 +15,7 @@ export type BackupErrorReason =
   | 'SERVER_RUNNING'
   | 'SERVER_STOP_TIMEOUT'
   | 'SFTP'
+  | 'FILES_VANISHING'
   | 'FAILED';
 
 /**

@@ -8,6 +8,7 @@
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { mergeJournals } from '../changes/merge.ts';
 import { fsyncDir } from '../store/atomic-file.ts';
 import { AUDIT_LOG_PREFIX, BACKUP_DIRS, ENV_FILE, LOGS_DIR, SHIPPED_PROFILES } from './contents.ts';
 import { openArchive, verifyArchive, type OpenedArchive } from './decrypt.ts';
@@ -138,7 +139,8 @@ export interface ReplaceSummary {
  * by rename (the live one moves to replaced_<time>/, kept until the operator deletes it); items the
  * backup does not hold are left as they are. profiles/_default (shipped defaults) stays. The audit log
  * is append-only and never rolled back: when a live audit.log exists, the backup's audit files go to
- * logs/restored_<id>/ beside it; on a machine that lost its logs they become logs/ again.
+ * logs/restored_<id>/ beside it; on a machine that lost its logs they become logs/ again. Neither is the
+ * change journal: the backup's records are merged into the live ones (changes/merge.ts).
  */
 export function applyReplace(p: PreparedRestore, stateDir: string, now = new Date()): ReplaceSummary {
   const done: string[] = [];
@@ -177,6 +179,12 @@ function swapIn(p: PreparedRestore, stateDir: string, now: Date, restored: strin
   }
   for (const dir of BACKUP_DIRS) {
     if (!existsSync(staged(dir))) continue;
+    // The journal records changes made on the nodes, which a restore does not undo: merged, never rolled back.
+    if (dir === 'changes' && existsSync(join(stateDir, dir))) {
+      mergeJournals(staged(dir), join(stateDir, dir));
+      restored.push(`${dir}/ (merged)`);
+      continue;
+    }
     if (dir === 'profiles') {
       const shipped = join(stateDir, SHIPPED_PROFILES);
       if (existsSync(shipped)) renameSync(shipped, join(p.staging, SHIPPED_PROFILES));

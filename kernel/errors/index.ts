@@ -146,6 +146,76 @@ export class ServiceabilityError extends KernelError {
     if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
+/**
+ * A change's `plan_id` is unknown: never issued, dropped once expired past its grace, or another
+ * client's (answered the same, so a plan_id says nothing about other clients).
+ */
+export class PlanNotFoundError extends KernelError {
+  readonly code = 'PLAN_NOT_FOUND';
+  readonly status = 404;
+}
+/** A change's `plan_id` is past its lifetime (CHANGE_PLAN_TTL_SECONDS): preview the change again. */
+export class PlanExpiredError extends KernelError {
+  readonly code = 'PLAN_EXPIRED';
+  readonly status = 410;
+}
+/** A change's `plan_id` was already used: a plan confirms one change, once. */
+export class PlanUsedError extends KernelError {
+  readonly code = 'PLAN_USED';
+  readonly status = 409;
+}
+/** The call's arguments are not those the `plan_id` was previewed with: nothing was sent. */
+export class PlanMismatchError extends KernelError {
+  readonly code = 'PLAN_MISMATCH';
+  readonly status = 409;
+}
+/** The object changed on the node since the preview (its before-image differs): nothing was sent. */
+export class ChangedSincePreviewError extends KernelError {
+  readonly code = 'CHANGED_SINCE_PREVIEW';
+  readonly status = 409;
+}
+/** The change cannot be undone: a restart, a CLI command, a failed change, nothing to put back. */
+export class NoInverseError extends KernelError {
+  readonly code = 'NO_INVERSE';
+  readonly status = 422;
+}
+/** The change was undone already (the journal holds a change with its id as `undo_of`). */
+export class AlreadyUndoneError extends KernelError {
+  readonly code = 'ALREADY_UNDONE';
+  readonly status = 409;
+}
+/** The object changed on the node since the change to undo (it differs from the after-image): nothing was sent. */
+export class ChangedSinceChangeError extends KernelError {
+  readonly code = 'CHANGED_SINCE_CHANGE';
+  readonly status = 409;
+}
+/**
+ * A change this profile must confirm (a destructive one, or any under `writes: confirm`) came without a
+ * `plan_id` and the client cannot ask its person: preview it with `dry_run: true`, then repeat it with
+ * the `plan_id`. Nothing was sent.
+ */
+export class ConfirmationRequiredError extends KernelError {
+  readonly code = 'CONFIRMATION_REQUIRED';
+  readonly status = 428;
+}
+/** The person declined (or cancelled) the change shown in their client: nothing was sent. */
+export class ConfirmationDeclinedError extends KernelError {
+  readonly code = 'CONFIRMATION_DECLINED';
+  readonly status = 409;
+}
+/** The change journal cannot be written or read (disk full, unreadable file). */
+export class JournalUnavailableError extends KernelError {
+  readonly code = 'JOURNAL_UNAVAILABLE';
+  readonly status = 503;
+}
+/**
+ * A request that is not a read, in a call using a credential stored read-only (`read_only` in the
+ * vault): refused before anything was sent.
+ */
+export class ReadOnlyCredentialError extends KernelError {
+  readonly code = 'READ_ONLY_CREDENTIAL';
+  readonly status = 403;
+}
 /** Anything unexpected: the caller sees only the reference, app.log has the detail. */
 export class InternalError extends KernelError {
   readonly code = 'INTERNAL_ERROR';
@@ -183,6 +253,18 @@ export const ERROR_CODES = [
   'REPORT_TOO_COMPLEX',
   'REPORT_QUOTA_EXCEEDED',
   'TASK_LIMIT',
+  'PLAN_NOT_FOUND',
+  'PLAN_EXPIRED',
+  'PLAN_USED',
+  'PLAN_MISMATCH',
+  'CHANGED_SINCE_PREVIEW',
+  'CONFIRMATION_REQUIRED',
+  'CONFIRMATION_DECLINED',
+  'NO_INVERSE',
+  'ALREADY_UNDONE',
+  'CHANGED_SINCE_CHANGE',
+  'JOURNAL_UNAVAILABLE',
+  'READ_ONLY_CREDENTIAL',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

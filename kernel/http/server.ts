@@ -34,6 +34,9 @@ export function createHttpsServer(
       ...TLS_POLICY,
       maxHeaderSize: deps.config.HTTP_MAX_HEADER_BYTES,
       requestTimeout: deps.config.HTTP_REQUEST_TIMEOUT_MS,
+      // Node's 5 s default races the client's own idle timer: a client that sends on a connection the
+      // server closed a moment earlier gets ECONNRESET for a POST it cannot safely repeat.
+      keepAliveTimeout: deps.config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       // Node enforces requestTimeout when it sweeps connections, every 30 s by default: sweep each second,
       // so a request that never completes (a body shorter than its Content-Length) is cut on time.
       connectionsCheckingInterval: Math.min(1000, deps.config.HTTP_REQUEST_TIMEOUT_MS),

@@ -26,6 +26,8 @@ import { TASK_POLL_INTERVAL_MS, TaskStore } from '../mcp/tasks/task-store.ts';
 import { fileDownloadRoutes } from '../http/routes/file-download.ts';
 import { CredentialLinks, LINK_ATTEMPTS, LINKS_PER_CLIENT, LINKS_TOTAL } from '../credentials-page/links.ts';
 import { credentialPageRoutes } from '../credentials-page/route.ts';
+import { FileChangeJournal } from '../changes/change-journal.ts';
+import { MemoryPlanStore, type PlanStore } from '../changes/plan-store.ts';
 
 /** Startup step 3 (after the sync): the live profiles, hot-reloaded. */
 export async function openProfiles(
@@ -47,6 +49,10 @@ export interface McpKernel {
   credentialLinks: CredentialLinks;
   /** Serves them (/credentials/enter/<id>). */
   credentialPage: RouteInstaller;
+  /** Every client's change journal (changes/<client>.jsonl). */
+  changes: FileChangeJournal;
+  /** Single-use preview plans (this process's memory). */
+  plans: PlanStore;
   load: LoadResult;
   /** Applies the license: activates or hides product plugins and tells every session. */
   applyLicense(status: LicenseStatus): void;
@@ -155,6 +161,20 @@ export async function loadModules(
     rt.clock,
     () => rt.publicBaseUrl,
   );
+  const changes = new FileChangeJournal({
+    dir: rt.paths.changes,
+    retentionMs: rt.config.CHANGE_JOURNAL_RETENTION_DAYS * 86_400_000,
+    maxBytesPerClient: rt.config.CHANGE_JOURNAL_MAX_BYTES_PER_CLIENT,
+    maxRecordBytes: rt.config.CHANGE_JOURNAL_MAX_RECORD_BYTES,
+    clock: rt.clock,
+    onRepair: (client, what) => rt.log.warn({ client, ...what }, 'change journal repaired or bounded'),
+  });
+  const dropped = await changes.sweep();
+  if (dropped > 0) rt.log.info({ dropped }, 'change journal records past retention removed');
+  const plans = new MemoryPlanStore({
+    ttlMs: rt.config.CHANGE_PLAN_TTL_SECONDS * 1000,
+    perClient: rt.config.CHANGE_PLANS_MAX_PER_CLIENT,
+  });
   const runner = new ToolRunner({
     registry,
     profile,
@@ -168,6 +188,8 @@ export async function loadModules(
     dirs,
     vault: rt.vault,
     credentialPages: (client) => credentialLinks.forClient(client, rt.config.CREDENTIALS_IN_ARGUMENTS),
+    changes,
+    plans,
   });
   const completions = new ArgumentCompleter({ registry, kernel: services, vault: rt.vault, log: rt.log });
   const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
@@ -221,6 +243,8 @@ export async function loadModules(
     services,
     credentialLinks,
     credentialPage: credentialPageRoutes(credentialLinks),
+    changes,
+    plans,
     load,
     applyLicense(status) {
       if (registry.setLicensedProducts(licensedProducts(status))) {

@@ -10,6 +10,7 @@ import type {
   NodeService,
   Service,
 } from '../sdk/types.ts';
+import { ReadOnlyCredentialError } from '../errors/index.ts';
 import { auditText } from './audit-text.ts';
 
 /** Distinct requests listed on one outcome record; the others are only counted. */
@@ -44,8 +45,11 @@ const NO_TICKET: NodeRequestTicket = { connected: () => undefined };
 export class CallNodeRequests implements NodeRequests {
   readonly #listed = new Map<string, ListedRequest>();
   readonly #charged = new Set<string>();
-  readonly #denied: { service: AllowlistService; operation: string }[] = [];
+  readonly #denied: { service: AllowlistService | NodeService; operation: string; reason?: string }[] = [];
   #unlisted = 0;
+  /** The first read-only credential the call opened: from then on it may only read. */
+  #readOnly: string | undefined;
+  #confirmed: { how: string; who: string; plan_id?: string } | undefined;
 
   /**
    * @param declared the tool's declared service, whose window the runner charged before the handler.
@@ -64,17 +68,33 @@ export class CallNodeRequests implements NodeRequests {
     try {
       this.check(service, subject);
     } catch (err) {
-      const operation = auditText(String(subject));
-      const seen = this.#denied.some((d) => d.service === service && d.operation === operation);
-      if (!seen && this.#denied.length < MAX_DENIED) this.#denied.push({ service, operation });
+      this.#deny(service, String(subject));
       throw err;
     }
+  }
+
+  readOnlyCredential(what: string): void {
+    this.#readOnly ??= auditText(String(what), 120);
+  }
+
+  #deny(service: AllowlistService | NodeService, subject: string, reason?: string): void {
+    const operation = auditText(subject);
+    const seen = this.#denied.some((d) => d.service === service && d.operation === operation);
+    if (!seen && this.#denied.length < MAX_DENIED)
+      this.#denied.push({ service, operation, ...(reason ? { reason } : {}) });
   }
 
   request(r: NodeRequest): NodeRequestTicket {
     const service = String(r.service);
     // A plugin bug, not a caller's error: nothing must leave unaccounted for.
     if (!NODE_SERVICES.has(service)) throw new TypeError(`unknown node service ${service.slice(0, 16)}`);
+    // Unclassified counts as a write: a transport that forgets to classify cannot send with a read-only login.
+    if (this.#readOnly !== undefined && r.change_class !== 'read') {
+      this.#deny(service as NodeService, String(r.operation), 'read_only_credential');
+      throw new ReadOnlyCredentialError(
+        `${auditText(String(r.operation), 80)} is ${r.change_class ?? 'not classified as a read'}, and this call uses the ${this.#readOnly}, stored read-only: nothing was sent`,
+      );
+    }
     if (!this.#charged.has(service)) {
       this.charge(service as NodeService);
       this.#charged.add(service);
@@ -103,9 +123,21 @@ export class CallNodeRequests implements NodeRequests {
     };
   }
 
+  /** Who confirmed the call's change (ctx.confirmed), for its outcome record; the last word counts. */
+  confirm(c: { how: string; who: string; plan_id?: string | undefined }): void {
+    this.#confirmed = {
+      how: auditText(String(c.how), 16),
+      who: auditText(String(c.who), 128),
+      ...(c.plan_id !== undefined ? { plan_id: auditText(String(c.plan_id), 64) } : {}),
+    };
+  }
+
   /** The outcome record's fields: nothing when the call sent nothing and was refused nothing. */
   auditFields(): Record<string, unknown> {
-    const denied = this.#denied.length > 0 ? { denied_requests: this.#denied.map((d) => ({ ...d })) } : {};
+    const denied = {
+      ...(this.#denied.length > 0 ? { denied_requests: this.#denied.map((d) => ({ ...d })) } : {}),
+      ...(this.#confirmed ? { confirmed_by: { ...this.#confirmed } } : {}),
+    };
     if (this.#listed.size === 0) return denied;
     return {
       node_requests: [...this.#listed.values()].map((e) => ({

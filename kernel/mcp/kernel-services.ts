@@ -167,6 +167,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
         },
         allowlists: profile.allowlists,
         allowlistNarrowing: d.narrowing(caller.name).allowlists,
+        writes: profile.writes,
         rateLimits,
       };
     },

@@ -9,6 +9,9 @@ import {
   NotFoundError,
   ProfilePermissionError,
 } from '../errors/index.ts';
+import type { ChangeJournal } from '../changes/change-journal.ts';
+import type { PlanStore } from '../changes/plan-store.ts';
+import { journalView, plansView } from '../changes/views.ts';
 import type { AppLogger } from '../logging/app-log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PluginRegistry, RegisteredTool } from '../plugins/registry.ts';
@@ -24,6 +27,7 @@ import type { Profile } from '../rbac/profile-schema.ts';
 import type { RateLimiter } from '../rbac/rate-limiter.ts';
 import type { LicenseStatus } from '../runtime.ts';
 import type { CredentialPages, PluginDirs, ToolContext, ToolInput } from '../sdk/define.ts';
+import type { ChangeJournalView, ChangePlans } from '../sdk/changes.ts';
 import type { KernelServices } from '../sdk/kernel-services.ts';
 import { runWithNodeRequests } from '../sdk/node-requests.ts';
 import type { CallerInfo, PluginAuditEntry, PluginLogger, Product, Service } from '../sdk/types.ts';
@@ -77,6 +81,10 @@ export interface RunnerDeps {
   requestStates?: RequestStateSeal;
   /** The one-time credential pages a tool of this client may open (ctx.credentialPage). */
   credentialPages: (client: string) => CredentialPages;
+  /** Every client's change journal (ctx.changes shows the caller's). */
+  changes: ChangeJournal;
+  /** Preview plans (ctx.plans issues and uses the caller's). */
+  plans: PlanStore;
 }
 
 type Outcome = 'ALLOWED' | 'DENIED' | 'RATE_LIMITED' | 'ERROR';
@@ -150,7 +158,7 @@ export class ToolRunner {
       );
       sent = requests;
       const reply = await runWithNodeRequests(requests, () =>
-        tool.def.handler(input, this.context(tool, cc, requests, toolInput)),
+        tool.def.handler(input, this.context(tool, cc, requests, toolInput, record.call_id as string)),
       );
       if (reply.inputRequired) {
         inputRequested = Object.keys(reply.inputRequired.requests ?? {});
@@ -167,7 +175,7 @@ export class ToolRunner {
       result = mapped.result;
       errorCode = mapped.code;
       outcome =
-        mapped.code === 'ProfilePermissionError'
+        mapped.code === 'ProfilePermissionError' || mapped.code === 'READ_ONLY_CREDENTIAL'
           ? 'DENIED'
           : mapped.code === 'RATE_LIMITED'
             ? 'RATE_LIMITED'
@@ -402,13 +410,17 @@ export class ToolRunner {
     cc: CallContext,
     node: CallNodeRequests,
     input: ToolInput,
+    callId: string,
   ): ToolContext {
     // The logger, vault view and credential pages are built when the handler first reaches for them
     // (then kept for the call): most calls use none of them, and each costs an object graph per call.
     let log: PluginLogger | undefined;
     let vault: ClientVault | undefined;
     let pages: CredentialPages | undefined;
+    let changes: ChangeJournalView | undefined;
+    let plans: ChangePlans | undefined;
     const deps = this.deps;
+    const binding = { client: cc.caller.name, tool: tool.name, product: tool.module, callId };
     return {
       caller: cc.caller,
       get log() {
@@ -439,6 +451,13 @@ export class ToolRunner {
       get credentialPage() {
         return (pages ??= deps.credentialPages(cc.caller.name));
       },
+      get changes() {
+        return (changes ??= journalView(deps.changes, binding));
+      },
+      get plans() {
+        return (plans ??= plansView(deps.plans, binding));
+      },
+      confirmed: (c) => node.confirm(c),
     };
   }
 }

@@ -13,7 +13,15 @@ import type { PluginDefinition } from '../sdk/define.ts';
  * 1.3: the serviceability node service and allowlist, and NodeRequests.permit (each inner operation a
  * tool sends is decided by the caller's allowlist) (additions: `^1` plugins load).
  */
-export const KERNEL_API_VERSION = '1.3.0';
+/**
+ * 1.4: ToolContext.changes (the caller's change journal) and ToolContext.plans (single-use preview
+ * plans), with their coded errors (additions: `^1` plugins load).
+ */
+/**
+ * 1.5 (read-only credentials): NodeRequest.change_class and NodeRequests.readOnlyCredential, and the
+ * READ_ONLY_CREDENTIAL error (additions: `^1` plugins load).
+ */
+export const KERNEL_API_VERSION = '1.5.0';
 
 export const TOOL_NAME = /^[a-z0-9_]{1,64}$/;
 

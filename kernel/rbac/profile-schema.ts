@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_WRITES, WRITE_MODES } from './writes.ts';
 
 const globList = z.array(z.string().min(1).max(256)).max(1000);
 const rule = z.object({ allow: globList.default([]), deny: globList.default([]) }).strict();
@@ -39,6 +40,11 @@ export const profileSchema = z
           .default({ allow: [], deny: [] }),
       })
       .strict(),
+    /**
+     * Whether a `change` goes ahead as asked (direct), after confirmation (confirm), or is only ever
+     * previewed (preview-only); a `destructive` change always needs confirmation (kernel/rbac/writes.ts).
+     */
+    writes: z.enum(WRITE_MODES).default(DEFAULT_WRITES),
     /** rateLimits[module][service]; `default` applies to a module's tools that name no other service. */
     rateLimits: z.partialRecord(
       z.enum(['cucm', 'imp', 'cuc', 'common', 'infra', 'test']),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { KernelServices } from './kernel-services.ts';
+import type { ChangeConfirmation, ChangeJournalView, ChangePlans } from './changes.ts';
 import type { ClientVault } from '../vault/index.ts';
 import type {
   CallerInfo,
@@ -125,6 +126,18 @@ export interface ToolContext<S = unknown> {
    * the password never passes through the client or its model (docs/credential-page.md). Kernel 1.2.
    */
   credentialPage: CredentialPages;
+  /**
+   * The caller's change journal: a tool that changes a node records each change here (before-image,
+   * request, after-image read back), stamped with this call. Kernel 1.4.
+   */
+  changes: ChangeJournalView;
+  /** Single-use preview plans of the caller and this tool (`dry_run`, then `plan_id`). Kernel 1.4. */
+  plans: ChangePlans;
+  /**
+   * Notes on the call's ACTIONS outcome record (`confirmed_by`) who let its change go ahead: a plan the
+   * client previewed, or the person who accepted it in their client. Kernel 1.5.
+   */
+  confirmed(c: ChangeConfirmation & { plan_id?: string }): void;
 }
 
 /** What a credential page asks for and shows; the kernel binds it to the caller. Kernel 1.2. */

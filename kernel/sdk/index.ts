@@ -58,8 +58,31 @@ export type {
   ZodShape,
 } from './types.ts';
 export { PRODUCTS } from './types.ts';
+/** Change classes and the profile's `writes` setting (the table of classes is plugins/_shared/changes/). */
+export {
+  CHANGE_CLASSES,
+  WRITE_MODES,
+  needsConfirmation,
+  previewOnly,
+  type ChangeClass,
+  type WritesSetting,
+} from '../rbac/writes.ts';
 /** The running tool call's node-request account, for shared clients that are not handed ctx. */
 export { currentNodeRequests } from './node-requests.ts';
+/** The change journal and preview plans of a tool call (`ctx.changes`, `ctx.plans`). Kernel 1.4. */
+export type {
+  ChangeJournalView,
+  ChangePlans,
+  ChangeEntry,
+  ChangeRecord,
+  ChangeFilter,
+  ChangePage,
+  ChangeObject,
+  ChangeKind,
+  ChangeOutcome,
+  ChangeConfirmation,
+  IssuedPlan,
+} from './changes.ts';
 export type {
   KernelServices,
   CatalogueTool,
@@ -86,6 +109,17 @@ export {
   ExportUnavailableError,
   ReportTooComplexError,
   ReportQuotaExceededError,
+  PlanNotFoundError,
+  PlanExpiredError,
+  PlanUsedError,
+  PlanMismatchError,
+  ChangedSincePreviewError,
+  ConfirmationRequiredError,
+  ConfirmationDeclinedError,
+  NoInverseError,
+  AlreadyUndoneError,
+  ChangedSinceChangeError,
+  JournalUnavailableError,
 } from '../errors/index.ts';
 /** The caller's vault view, SSH host-key trust on first use, and its errors. */
 export {

@@ -1,4 +1,5 @@
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
+import type { WritesSetting } from '../rbac/writes.ts';
 import type { CallerInfo, Module, Product, PromptContent, ResourceLink, Service } from './types.ts';
 
 /** A tool as the catalogue shows it. */
@@ -54,6 +55,8 @@ export interface PermissionMatrix {
   allowlists: Record<string, unknown>;
   /** The client's own restrictions on top of the profile's allowlists (both must allow). */
   allowlistNarrowing: Record<string, unknown>;
+  /** The profile's `writes`: how a `change` goes ahead (a `destructive` one is always confirmed). */
+  writes: WritesSetting;
   rateLimits: Record<string, Record<string, { limit: number; windowSeconds: number }>>;
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ChangeClass } from '../rbac/writes.ts';
 
 /** Modules of the spec; each tool name starts with its module's prefix. */
 export type Module = 'cucm' | 'imp' | 'cuc' | 'common' | 'infra';
@@ -33,6 +34,11 @@ export interface NodeRequest {
   operation: string;
   /** Where it goes, `host:port` (`[v6]:port`) as the transport connects: the credential's address when set. */
   address: string;
+  /**
+   * The request's class by the change table (the shared transports classify every request). In a call
+   * that opened a read-only credential, anything but `read` (unset included) is refused. Kernel 1.5.
+   */
+  change_class?: ChangeClass;
 }
 
 /** Lets a request already reported say which peer the transport really reached. */
@@ -66,6 +72,12 @@ export interface NodeRequests {
    * Outside a tool call everything is permitted. Kernel 1.3.
    */
   permit(service: AllowlistService, subject: string): void;
+  /**
+   * Called by the vault when the call opens a credential stored read-only (`what` names it, no secret):
+   * from then on `request` throws ReadOnlyCredentialError (READ_ONLY_CREDENTIAL) for every request of
+   * the call whose `change_class` is not `read`, before it is sent, and the refusal is audited. Kernel 1.5.
+   */
+  readOnlyCredential?(what: string): void;
 }
 
 /**

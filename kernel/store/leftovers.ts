@@ -57,6 +57,7 @@ export function removeInterruptedWrites(paths: StatePaths): string[] {
     [paths.clients, 3],
     [paths.profiles, 0],
     [paths.reports, 2],
+    [paths.changes, 0],
     [paths.schemaCache, 4],
   ] as const)
     sweep(dir, depth);

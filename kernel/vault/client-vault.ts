@@ -1,4 +1,5 @@
 import { AuditUnavailableError, CredentialError } from '../errors/index.ts';
+import { currentNodeRequests } from '../sdk/node-requests.ts';
 import { withFileLock } from '../store/file-lock.ts';
 import { ClientCertificates } from './host-certificates.ts';
 import { ClientHostKeys } from './host-keys.ts';
@@ -28,6 +29,8 @@ export interface CredentialEntry {
   kind: CredentialKind;
   host: string;
   updatedAt: string;
+  /** Writes forbidden with this credential: only reads are sent (docs/vault.md, Read-only credentials). */
+  read_only: boolean;
 }
 
 /** Per-client state shared by every view of that client within one Vault. */
@@ -115,7 +118,12 @@ export class ClientVault {
     const sealed = doc?.records[slotKey(id.product, id.kind, id.host)];
     if (!doc || !sealed) throw notFound(id);
     try {
-      return openRecord(await this.#keyFor(doc), id, sealed);
+      const secret = openRecord(await this.#keyFor(doc), id, sealed);
+      // Every node client opens its credential here on each call, so the call learns of the attribute
+      // before its first request leaves, whichever tool or transport makes it.
+      if (secret.read_only === true)
+        currentNodeRequests().readOnlyCredential?.(`${id.product} ${id.kind} credential of ${id.host}`);
+      return secret;
     } catch (err) {
       this.#log.error(
         { client: id.client, product: id.product, kind: id.kind, host: id.host },
@@ -132,7 +140,8 @@ export class ClientVault {
     const out: CredentialEntry[] = [];
     for (const [key, rec] of Object.entries(doc?.records ?? {})) {
       const s = parseSlotKey(key);
-      if (s && (only === undefined || s.product === only)) out.push({ ...s, updatedAt: rec.updatedAt });
+      if (s && (only === undefined || s.product === only))
+        out.push({ ...s, updatedAt: rec.updatedAt, read_only: rec.readOnly === true });
     }
     return out.sort((a, b) =>
       slotKey(a.product, a.kind, a.host).localeCompare(slotKey(b.product, b.kind, b.host)),
@@ -175,7 +184,12 @@ export class ClientVault {
     id: RecordIdentity,
     secret: CredentialSecret | undefined,
   ): Promise<CredentialEntry | undefined> {
-    const fields = { product: id.product, kind: id.kind, cluster: id.host };
+    const fields = {
+      product: id.product,
+      kind: id.kind,
+      cluster: id.host,
+      ...(secret ? { read_only: secret.read_only === true } : {}),
+    };
     const fail = (reason: string, err: unknown): never => {
       if (!(err instanceof AuditUnavailableError)) this.#record(op, 'FAILED', fields, reason);
       throw err;
@@ -255,7 +269,7 @@ export class ClientVault {
     seen: VaultDoc | undefined,
     key: Uint8Array | undefined,
     salt: Buffer | undefined,
-    fields: { product: string; kind: string; cluster: string },
+    fields: CredentialAuditFields,
   ): { entry: CredentialEntry | undefined; created: boolean } | 'key_changed' {
     let doc: VaultDoc | undefined;
     try {
@@ -284,7 +298,13 @@ export class ClientVault {
         ...base,
         records: { ...base.records, [slot]: sealRecord(k, id, secret as CredentialSecret, updatedAt) },
       };
-      entry = { product: id.product, kind: id.kind, host: id.host, updatedAt };
+      entry = {
+        product: id.product,
+        kind: id.kind,
+        host: id.host,
+        updatedAt,
+        read_only: secret?.read_only === true,
+      };
     }
 
     // Audit first: when the record cannot be written AuditLog throws, and the change is not saved.
@@ -329,7 +349,7 @@ export class ClientVault {
   #record(
     op: CredentialOperation,
     status: 'OK' | 'FAILED',
-    fields: { product: string; kind: string; cluster: string },
+    fields: CredentialAuditFields,
     reason?: string,
   ): void {
     this.#audit.write({
@@ -341,6 +361,15 @@ export class ClientVault {
       ...(reason ? { reason } : {}),
     });
   }
+}
+
+/** What a credential change's audit record names; never a secret. */
+interface CredentialAuditFields {
+  product: string;
+  kind: string;
+  cluster: string;
+  /** Whether the credential stored or updated is read-only (absent for a delete). */
+  read_only?: boolean;
 }
 
 /** A refusal found under the lock, carried out of it to be audited (unless already) and thrown. */

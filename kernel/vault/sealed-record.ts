@@ -27,6 +27,12 @@ export const credentialSecretSchema = z.strictObject({
       message: `options must be at most ${MAX_OPTIONS_BYTES} bytes of JSON`,
     })
     .optional(),
+  /**
+   * Writes forbidden: every request made with this credential that is not a read (by the change table)
+   * is refused before it is sent (READ_ONLY_CREDENTIAL). Sealed with the login, so it cannot be
+   * dropped without the key; a copy in clear lets the listing show it.
+   */
+  read_only: z.boolean().optional(),
 });
 export type CredentialSecret = z.infer<typeof credentialSecretSchema>;
 
@@ -35,6 +41,8 @@ export interface SealedRecord {
   nonce: string;
   box: string;
   updatedAt: string;
+  /** Clear copy of the sealed `read_only`, for the listing; set only when true. */
+  readOnly?: true;
 }
 
 interface Plaintext {
@@ -71,10 +79,18 @@ export function sealRecord(
   secret: CredentialSecret,
   updatedAt: string,
 ): SealedRecord {
-  const plain: Plaintext = { v: 1, id: { ...id }, updatedAt, secret };
+  // `read_only: false` is stored as its absence: one form per meaning, so the clear copy can be compared.
+  const { read_only: readOnly, ...rest } = secret;
+  const sealed: CredentialSecret = readOnly === true ? { ...rest, read_only: true } : rest;
+  const plain: Plaintext = { v: 1, id: { ...id }, updatedAt, secret: sealed };
   const nonce = randomBytes(nacl.secretbox.nonceLength);
   const box = nacl.secretbox(Buffer.from(JSON.stringify(plain), 'utf8'), nonce, key);
-  return { nonce: nonce.toString('base64'), box: Buffer.from(box).toString('base64'), updatedAt };
+  return {
+    nonce: nonce.toString('base64'),
+    box: Buffer.from(box).toString('base64'),
+    updatedAt,
+    ...(readOnly === true ? { readOnly: true as const } : {}),
+  };
 }
 
 /** Opens a record for the identity asked for, or throws CredentialError naming only the slot. */
@@ -103,6 +119,9 @@ export function openRecord(key: Uint8Array, id: RecordIdentity, sealed: SealedRe
   }
   const secret = credentialSecretSchema.safeParse(plain.secret);
   if (!secret.success) throw tampered(id, 'its content is not valid');
+  // The listing's copy was edited (a read-only credential shown writable, or the reverse).
+  if ((secret.data.read_only === true) !== (sealed.readOnly === true))
+    throw tampered(id, 'its read_only attribute was changed outside the vault');
   return secret.data;
 }
 

@@ -15,6 +15,8 @@ const sealedSchema = z.strictObject({
   nonce: b64,
   box: b64,
   updatedAt: z.string().max(40),
+  // The listing's copy of the sealed read_only attribute; openRecord refuses a record where they differ.
+  readOnly: z.literal(true).optional(),
 });
 
 // Version 1 pins the KDF parameters: a file asking for fewer iterations is refused, not obeyed.

@@ -251,6 +251,17 @@ export function seedCuc(seeding: LabSeeding): CupiStore {
     CreationTime: stamp(400),
   });
 
+  // A call handler is created from a template (CUPI API "Call Handlers": POST
+  // /vmrest/handlers/callhandlers?templateObjectId=...); a new node holds this one ("Call Handler Templates").
+  const handlerTemplates = store.define(
+    'callhandlertemplates',
+    'CallhandlerTemplates',
+    'CallhandlerTemplate',
+    ['DisplayName'],
+    'DisplayName',
+  );
+  store.create(handlerTemplates, { DisplayName: 'System Call Handler Template', CreationTime: stamp(400) });
+
   store.create(handlers, {
     DisplayName: 'Opening Greeting',
     DtmfAccessId: '',

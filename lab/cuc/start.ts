@@ -15,16 +15,34 @@ import type { CucState } from './state.ts';
 import { unityDirDb } from './unitydirdb.ts';
 import { serviceabilityServices } from '../serviceability/services.ts';
 import { sameSecret } from '../serviceability/credentials.ts';
+import type { ClusterNode } from '../vos/facts.ts';
+import { serveSubscriber } from '../vos/subscriber.ts';
 
 export const CUC_NODE = 'cuc-pub';
+/** The secondary server of the Connection cluster (the site and enterprise scales). */
+export const CUC_SUBSCRIBER = 'cuc-sub';
+
+/**
+ * The secondary server in the lab's address plan (the publisher's .8 follows). A real Connection cluster
+ * has two servers at most ("two Unity Connection servers that are configured in a cluster": Install,
+ * Upgrade, and Maintenance Guide for Cisco Unity Connection Release 11.x, "Configuring Cisco Unity
+ * Connection Cluster").
+ */
+const SECONDARY: ClusterNode = { name: CUC_SUBSCRIBER, ip: '10.10.20.9', role: 'Subscriber', product: 'cuc' };
 
 export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info: LabNodeInfo }> {
   const { opts } = ctx;
   const cupi = seedCuc(opts);
   if (opts.plan) applyCucScale(cupi, opts.plan);
-  // The CLI reads the same directory CUPI serves (`show cuc dbview`), and the DRF logs (`file list`).
+  const own = nodeFacts('cuc', CUC_NODE, opts);
+  const cluster = [...own.cluster(), ...(opts.plan?.spec.cucSubscriber ? [SECONDARY] : [])];
+  const clusterNodes = (): string[] => cluster.map((n) => n.name);
+  // The CLI reads the same directory CUPI serves (`show cuc dbview`), and the DRF logs (`file list`);
+  // `show network cluster` and the replication status list both servers of a Connection cluster.
   const facts = {
-    ...nodeFacts('cuc', CUC_NODE, opts),
+    ...own,
+    cluster: () => cluster,
+    replicationServers: (): [string, string][] => cluster.map((n) => [n.name, n.ip]),
     ...cucDrfLogs(CUC_NODE, opts.weaknesses),
     unitydirdb: unityDirDb(cupi),
   };
@@ -34,6 +52,10 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
     sessions: new SessionTable(),
     os: initialOsState(CUC_NODE, 'cuc', opts.weaknesses),
   };
+  // Unity Connection's serviceability APIs take its administrator, the CUPI login of the lab (on both
+  // servers: the directory is replicated).
+  const authenticate = (user: string, password: string): boolean =>
+    user === opts.credentials.cupi.user && sameSecret(password, opts.credentials.cupi.password);
   const served = await serveVosNode(ctx, {
     name: CUC_NODE,
     os: state.os,
@@ -42,14 +64,12 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
     // A real Unity Connection serves CUPI on 443 as well as 8443.
     alsoHttpsSlot: PORT_SLOTS.cucHttps443,
     sshSlot: PORT_SLOTS.cucSsh,
-    // Unity Connection's serviceability APIs take its administrator, the CUPI login of the lab.
     serviceability: {
-      authenticate: (user, password) =>
-        user === opts.credentials.cupi.user && sameSecret(password, opts.credentials.cupi.password),
+      authenticate,
       services: serviceabilityServices({
         product: 'cuc',
         node: CUC_NODE,
-        clusterNodes: () => [CUC_NODE],
+        clusterNodes,
         bootedAt: Date.now() - facts.uptimeDays * 86_400_000,
         perfmonPerMinute: opts.perfmonRateLimitPerMinute,
         logCollectionPerMinute: opts.logCollectionRateLimitPerMinute,
@@ -66,7 +86,7 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
         log: ctx.log,
         publicAddress,
         cluster: () =>
-          facts.cluster().map((n, i) => ({
+          cluster.map((n, i) => ({
             ServerName: n.name,
             HostName: `${n.name}.${facts.domain}`,
             IpAddress: n.ip,
@@ -80,6 +100,22 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
       };
     },
   });
+  // The secondary answers its own serviceability APIs at its own address, with its own service table.
+  const subscribers = await Promise.all(
+    cluster.slice(1).map((n) =>
+      serveSubscriber(ctx, {
+        product: 'cuc',
+        name: n.name,
+        httpsSlot: PORT_SLOTS.cucSubscriberHttps,
+        clusterNodes,
+        publisherOs: state.os,
+        authenticate,
+        credentials: { cupi: { ...opts.credentials.cupi } },
+        version: facts.activeVersion,
+        ip: n.ip,
+      }),
+    ),
+  );
   return {
     state,
     info: {
@@ -103,6 +139,7 @@ export async function startCuc(ctx: LabContext): Promise<{ state: CucState; info
       certPem: served.certPem,
       certFingerprint: served.certFingerprint,
       version: facts.activeVersion,
+      ...(subscribers.length > 0 ? { subscribers } : {}),
     },
   };
 }

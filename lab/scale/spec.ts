@@ -24,6 +24,13 @@ export interface ScaleSpec {
   sites: number;
   /** A second cluster's publisher still on CUCM 14.0 (the AXL version downgrade path). */
   legacyCluster: boolean;
+  /**
+   * Unity Connection as a cluster: the publisher and its secondary server, both active ("two Unity
+   * Connection servers that are configured in a cluster ... both the servers are active": Install, Upgrade,
+   * and Maintenance Guide for Cisco Unity Connection Release 11.x, "Configuring Cisco Unity Connection
+   * Cluster"). Without it the publisher stands alone, as a single-server Connection does.
+   */
+  cucSubscriber: boolean;
 }
 
 /** `small` is the demo as it always was; the others are generated from LAB_SEED on top of it. */
@@ -39,6 +46,7 @@ export const SCALES: Readonly<Record<LabScale, ScaleSpec | undefined>> = {
     impUsersPerNode: 100,
     sites: 2,
     legacyCluster: true,
+    cucSubscriber: true,
   },
   enterprise: {
     phones: 25_000,
@@ -50,6 +58,7 @@ export const SCALES: Readonly<Record<LabScale, ScaleSpec | undefined>> = {
     impUsersPerNode: 150,
     sites: 25,
     legacyCluster: true,
+    cucSubscriber: true,
   },
 };
 

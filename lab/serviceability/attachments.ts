@@ -19,21 +19,42 @@ export function isRawAnswer(v: unknown): v is RawAnswer {
 
 const CRLF = '\r\n';
 
-/** An Axis2 MTOM answer holding `envelope` only (no optimised binary parts). */
-export function mtomAnswer(envelope: string): RawAnswer {
+/** A content id as Axis2 writes them: `<n>.urn:uuid:<32 hex digits>@apache.org`. */
+export function axis2ContentId(n: number): string {
+  return `${n}.urn:uuid:${randomUUID().toUpperCase().replace(/-/g, '')}@apache.org`;
+}
+
+/**
+ * An Axis2 MTOM answer holding `envelope`, and `binary` as an optimised part when given: the envelope
+ * then refers to it with `<xop:Include href="cid:<binary.id>"/>` (XOP, W3C's XML-binary Optimized
+ * Packaging), as Axis2 sends a base64Binary element marked xmime:expectedContentTypes.
+ */
+export function mtomAnswer(envelope: string, binary?: { id: string; data: Buffer }): RawAnswer {
   const boundary = `MIMEBoundary_${randomBytes(24).toString('hex')}`;
-  const start = `0.urn:uuid:${randomUUID().toUpperCase().replace(/-/g, '')}@apache.org`;
-  const body = Buffer.from(
+  const start = axis2ContentId(0);
+  const head = Buffer.from(
     `${CRLF}--${boundary}${CRLF}` +
       `Content-Type: application/xop+xml; charset=UTF-8; type="text/xml"${CRLF}` +
       `Content-Transfer-Encoding: binary${CRLF}` +
       `Content-ID: <${start}>${CRLF}${CRLF}` +
-      `${envelope}${CRLF}--${boundary}--${CRLF}`,
+      `${envelope}${CRLF}--${boundary}`,
     'utf8',
   );
+  const parts = binary
+    ? [
+        Buffer.from(
+          `${CRLF}Content-Type: application/octet-stream${CRLF}` +
+            `Content-Transfer-Encoding: binary${CRLF}` +
+            `Content-ID: <${binary.id}>${CRLF}${CRLF}`,
+          'utf8',
+        ),
+        binary.data,
+        Buffer.from(`${CRLF}--${boundary}`, 'utf8'),
+      ]
+    : [];
   return {
     contentType: `multipart/related; boundary=${boundary}; type="application/xop+xml"; start="<${start}>"; start-info="text/xml"`,
-    body,
+    body: Buffer.concat([head, ...parts, Buffer.from(`--${CRLF}`, 'utf8')]),
   };
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../http/request.ts';
 import { readSoapRequest, SoapShapeError } from '../cucm/axl/envelope.ts';
 import { plainFaultEnvelope, SOAP_ENV } from '../cucm/axl/fault.ts';
-import type { LabLog } from '../state/log.ts';
+import type { LabLog, RequestRecord } from '../state/log.ts';
 import { SlidingWindow } from '../state/sliding-window.ts';
 import type { RawAnswer } from './attachments.ts';
 import { isRawAnswer } from './attachments.ts';
@@ -68,6 +68,22 @@ export interface SoapServiceDef {
   rateFault?: (limit: number) => string;
   /** Largest request body; default 1 MiB. */
   maxRequestBytes?: number;
+  /** The window counting requests, when the node's state keeps it (RisPort70's, reset by tests). */
+  window?: SlidingWindow;
+  /** The Basic realm of the 401; default `Cisco Serviceability`. */
+  realm?: string;
+  /**
+   * How the lab log records its requests; default service `serviceability` and operations qualified
+   * `<name>.<operation>`. RisPort70 keeps the `ris` records its readers have always seen.
+   */
+  logAs?: { service: RequestRecord['service']; qualified: boolean };
+  /** Dispatch on the body whatever the SOAPAction names, as RisPort70 always has; default checked. */
+  anySoapAction?: boolean;
+  /**
+   * Bare operations: the Body element that names each (`FileName` is GetOneFile's request). The
+   * handler is given `{ <element>: <its text> }` as its body.
+   */
+  bareRequests?: Record<string, string>;
 }
 
 export interface NodeSoapOptions {
@@ -84,17 +100,18 @@ export function soapServiceEndpoint(
   o: NodeSoapOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   // One window per node and service: each node counts its own requests (shared by every client).
-  const window = def.perMinute ? new SlidingWindow(def.perMinute, 60_000) : undefined;
+  const window = def.window ?? (def.perMinute ? new SlidingWindow(def.perMinute, 60_000) : undefined);
+  const logAs = def.logAs ?? { service: 'serviceability', qualified: true };
   return async (req, res) => {
     const { query } = requestPath(req);
     const record = (status: number, operation?: string, user?: string): void =>
       o.log.request({
         node: o.node,
-        service: 'serviceability',
+        service: logAs.service,
         method: req.method ?? '',
         path: def.path,
         status,
-        ...(operation ? { operation: `${def.name}.${operation}` } : {}),
+        ...(operation ? { operation: logAs.qualified ? `${def.name}.${operation}` : operation } : {}),
         ...(user ? { user } : {}),
       });
     if (req.method === 'GET' && [...query.keys()].some((k) => k.toLowerCase() === 'wsdl')) {
@@ -105,7 +122,7 @@ export function soapServiceEndpoint(
     const creds = basicCredentials(req);
     if (!creds || !o.authenticate(creds.user, creds.password)) {
       record(401);
-      sendUnauthorized(res, 'Cisco Serviceability');
+      sendUnauthorized(res, def.realm ?? 'Cisco Serviceability');
       return;
     }
     if (req.method !== 'POST') {
@@ -120,7 +137,9 @@ export function soapServiceEndpoint(
     let operation = 'unknown';
     try {
       const soap = readSoapRequest(await readBody(req, def.maxRequestBytes ?? 1024 * 1024));
-      operation = soap.operation;
+      const bare = def.bareRequests && Object.hasOwn(def.bareRequests, soap.operation);
+      const body = bare ? { [soap.operation]: soap.text ?? '' } : soap.body;
+      operation = bare ? (def.bareRequests?.[soap.operation] ?? soap.operation) : soap.operation;
       const run = Object.hasOwn(def.operations, operation) ? def.operations[operation] : undefined;
       if (!run || soap.namespace !== def.namespace) {
         fault(operation, 'soapenv:Client', `No such operation '${operation}'`);
@@ -128,7 +147,7 @@ export function soapServiceEndpoint(
       }
       // Axis dispatches on the body; a SOAPAction naming another operation is the client's error.
       const action = String(req.headers.soapaction ?? '').replace(/^"|"$/g, '');
-      if (action !== '' && action !== operation && !action.endsWith(`/${operation}`)) {
+      if (!def.anySoapAction && action !== '' && action !== operation && !action.endsWith(`/${operation}`)) {
         fault(
           operation,
           'soapenv:Client',
@@ -146,7 +165,7 @@ export function soapServiceEndpoint(
         return;
       }
       // An operation may wait (CDRonDemand get_file pushes a file before it answers).
-      const content = await run({ node: o.node, user: creds.user, body: soap.body });
+      const content = await run({ node: o.node, user: creds.user, body });
       record(200, operation, creds.user);
       if (isRawAnswer(content)) {
         send(res, 200, content.contentType, content.body);

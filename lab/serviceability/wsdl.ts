@@ -7,6 +7,8 @@ export type Field = [name: string, type: string, repeated?: boolean];
 
 export const XSD = {
   string: 'xsd:string',
+  /** Bytes; a bare answer of this type is sent by MTOM (xmime:expectedContentTypes). */
+  base64Binary: 'xsd:base64Binary',
   unsignedInt: 'xsd:unsignedInt',
   long: 'xsd:long',
   boolean: 'xsd:boolean',
@@ -18,6 +20,18 @@ export interface WsdlOperation {
   input: Field[];
   /** Children of the response element `<name>Response`. */
   output: Field[];
+  /**
+   * Answered with another operation's response element and message instead of its own (RisPort70's
+   * selectCmDeviceExt answers selectCmDeviceResponse, as Cisco's RISService70.wsdl declares); `output`
+   * is then unused.
+   */
+  answeredAs?: string;
+  /**
+   * A bare operation: its request is this one element alone in the Body (no `<name>` wrapper) and its
+   * answer this one element (LogCollectionPortTypeService's GetOneFile: FileName in, GetOneFileReturn
+   * out, as Cisco's sample WSDL declares it); `input` and `output` are then unused.
+   */
+  bare?: { input: Field; output: Field };
 }
 
 export interface WsdlSpec {
@@ -39,13 +53,20 @@ export interface WsdlSpec {
   nillable?: boolean;
   /** Named string enumerations (simple types), referenced as `tns:<name>`. */
   enums?: Record<string, string[]>;
+  /** Every element optional (minOccurs 0), as RisPort70's clients expect; default only repeated ones. */
+  optional?: boolean;
 }
 
-function sequence(fields: Field[], indent: string, nillable: boolean): string {
+interface Occurs {
+  nillable: boolean;
+  optional: boolean;
+}
+
+function sequence(fields: Field[], indent: string, o: Occurs): string {
   return fields
     .map(
       ([name, type, repeated]) =>
-        `${indent}<xsd:element name="${name}" type="${type}" minOccurs="${repeated ? 0 : 1}"${repeated ? ' maxOccurs="unbounded"' : ''}${nillable ? ' nillable="true"' : ''}/>`,
+        `${indent}<xsd:element name="${name}" type="${type}" minOccurs="${repeated || o.optional ? 0 : 1}"${repeated ? ' maxOccurs="unbounded"' : ''}${o.nillable ? ' nillable="true"' : ''}/>`,
     )
     .join('\n');
 }
@@ -55,38 +76,50 @@ function enumeration(name: string, values: string[]): string {
   return `      <xsd:simpleType name="${name}">\n        <xsd:restriction base="xsd:string">\n${items}\n        </xsd:restriction>\n      </xsd:simpleType>`;
 }
 
-function complex(fields: Field[], indent: string, nillable = false): string {
+function complex(fields: Field[], indent: string, o: Occurs): string {
   if (fields.length === 0) return `${indent}<xsd:complexType><xsd:sequence/></xsd:complexType>`;
-  return `${indent}<xsd:complexType>\n${indent}  <xsd:sequence>\n${sequence(fields, `${indent}    `, nillable)}\n${indent}  </xsd:sequence>\n${indent}</xsd:complexType>`;
+  return `${indent}<xsd:complexType>\n${indent}  <xsd:sequence>\n${sequence(fields, `${indent}    `, o)}\n${indent}  </xsd:sequence>\n${indent}</xsd:complexType>`;
 }
 
 export function wsdlDocument(s: WsdlSpec): string {
-  const nillable = s.nillable === true;
+  const occurs: Occurs = { nillable: s.nillable === true, optional: s.optional === true };
+  const element = (name: string, fields: Field[]): string =>
+    `      <xsd:element name="${name}">\n${complex(fields, '        ', occurs)}\n      </xsd:element>`;
+  const message = (name: string, element: string): string =>
+    `  <wsdl:message name="${name}">\n    <wsdl:part name="parameters" element="tns:${element}"/>\n  </wsdl:message>`;
+  // An operation answered with another's response declares neither element nor message of its own.
+  const own = (op: WsdlOperation, what: (response: string) => string): string[] =>
+    op.answeredAs === undefined ? [what(`${op.name}Response`)] : [];
+  const bareElement = ([name, type]: Field): string =>
+    `      <xsd:element name="${name}" type="${type}"${type === XSD.base64Binary ? ' xmime:expectedContentTypes="*/*" xmlns:xmime="http://www.w3.org/2005/05/xmlmime"' : ''}/>`;
   const elements = s.operations
-    .flatMap((op) => [
-      `      <xsd:element name="${op.name}">\n${complex(op.input, '        ', nillable)}\n      </xsd:element>`,
-      `      <xsd:element name="${op.name}Response">\n${complex(op.output, '        ', nillable)}\n      </xsd:element>`,
-    ])
+    .flatMap((op) =>
+      op.bare
+        ? [bareElement(op.bare.input), bareElement(op.bare.output)]
+        : [element(op.name, op.input), ...own(op, (r) => element(r, op.output))],
+    )
     .join('\n');
   const types = Object.entries(s.types)
     .map(([name, fields]) =>
-      complex(fields, '      ', nillable).replace('<xsd:complexType>', `<xsd:complexType name="${name}">`),
+      complex(fields, '      ', occurs).replace('<xsd:complexType>', `<xsd:complexType name="${name}">`),
     )
     .join('\n');
   const simpleTypes = Object.entries(s.enums ?? {})
     .map(([name, values]) => `\n${enumeration(name, values)}`)
     .join('');
+  const barePart = (name: string, [element]: Field): string =>
+    `  <wsdl:message name="${name}">\n    <wsdl:part name="${element}" element="tns:${element}"/>\n  </wsdl:message>`;
   const messages = s.operations
-    .map(
-      (op) =>
-        `  <wsdl:message name="${op.name}Request">\n    <wsdl:part name="parameters" element="tns:${op.name}"/>\n  </wsdl:message>\n` +
-        `  <wsdl:message name="${op.name}Response">\n    <wsdl:part name="parameters" element="tns:${op.name}Response"/>\n  </wsdl:message>`,
+    .flatMap((op) =>
+      op.bare
+        ? [barePart(`${op.name}Request`, op.bare.input), barePart(`${op.name}Response`, op.bare.output)]
+        : [message(`${op.name}Request`, op.name), ...own(op, (r) => message(r, r))],
     )
     .join('\n');
   const portOps = s.operations
     .map(
       (op) =>
-        `    <wsdl:operation name="${op.name}">\n      <wsdl:input message="tns:${op.name}Request"/>\n      <wsdl:output message="tns:${op.name}Response"/>\n    </wsdl:operation>`,
+        `    <wsdl:operation name="${op.name}">\n      <wsdl:input message="tns:${op.name}Request"/>\n      <wsdl:output message="tns:${op.answeredAs ?? op.name}Response"/>\n    </wsdl:operation>`,
     )
     .join('\n');
   const bindingOps = s.operations

@@ -271,7 +271,7 @@ function certs(product: VosProduct, w: Weaknesses): [string, string][] {
 
 /**
  * The lab's address plan: the main cluster's publisher .1, subscribers .2 upward, IM&P .5, Unity
- * Connection .8; another CUCM cluster (the 14.0 one) in 10.10.40.0/24.
+ * Connection .8 (its secondary .9); another CUCM cluster (the 14.0 one) in 10.10.40.0/24.
  */
 export function callManagerIp(index: number, main = true): string {
   if (!main) return `10.10.40.${1 + index}`;
@@ -378,7 +378,8 @@ export function nodeFacts(
         ip: '10.10.20.8',
         services: services('cuc', cucServices(w)),
         replicationServers: () => [[hostname, '10.10.20.8']],
-        // Unity Connection is a cluster of its own (a publisher, here without a subscriber).
+        // Unity Connection is a cluster of its own: its publisher (lab/cuc/start.ts adds the secondary
+        // server of the site and enterprise scales).
         cluster: () => [{ name: hostname, ip: '10.10.20.8', role: 'Publisher', product: 'cuc' }],
         coreFiles: [],
       };

@@ -1,4 +1,5 @@
-// The other nodes of a lab cluster (CUCM subscribers, the IM&P subscriber): on a real cluster every VOS
+// The other nodes of a lab cluster (CUCM subscribers, the IM&P subscriber, Unity Connection's secondary
+// server): on a real cluster every VOS
 // node runs Tomcat with the serviceability SOAP APIs on its own 8443 ("https://ServerName:8443/
 // perfmonservice2/services/PerfmonService?wsdl ... Replace the ServerName with the Cisco Unified CM server
 // name or IP address": developer.cisco.com, PerfMon API reference), each answering for itself, while AXL
@@ -25,7 +26,7 @@ import { nodeServices } from './services.ts';
 import type { VosProduct, VosState } from './state.ts';
 
 export interface SubscriberSpec {
-  product: Exclude<VosProduct, 'cuc'>;
+  product: VosProduct;
   name: string;
   /** The port slot of its HTTPS listener (with a base port); ephemeral otherwise. */
   httpsSlot: number;
@@ -42,7 +43,7 @@ export interface SubscriberSpec {
   credentials: LabNodeCredentials;
   /** The cluster's release as the CLI prints it (every node of a cluster runs the publisher's). */
   version: string;
-  /** Its address in the lab's plan, when the product's facts do not place it (the IM&P subscriber). */
+  /** Its address in the lab's plan, when the product's facts do not place it (IM&P's, Connection's). */
   ip?: string;
 }
 
@@ -66,6 +67,15 @@ const PUBLISHER_ONLY = new Set([
   'Cisco DirSync',
 ]);
 
+/**
+ * What only Unity Connection's server with Primary status runs: "Sending message notifications and MWI
+ * requests (the Connection Notifier service is activated). Sending SMTP notifications and VPIM messages
+ * (the Connection Message Transfer Agent service is activated)" (Install, Upgrade, and Maintenance Guide
+ * for Cisco Unity Connection Release 11.x, "Configuring Cisco Unity Connection Cluster"). Activated on
+ * both servers, stopped on the secondary.
+ */
+const PRIMARY_ONLY = new Set(['Connection Notifier', 'Connection Message Transfer Agent']);
+
 /** The subscriber's own service table: the publisher's lines, without what only a publisher runs. */
 function subscriberServices(product: VosProduct, own: NodeServices, bootedAt: number): NodeServices {
   const lines = own
@@ -73,7 +83,9 @@ function subscriberServices(product: VosProduct, own: NodeServices, bootedAt: nu
     .map(([name, state, note]): ServiceLine =>
       PUBLISHER_ONLY.has(name)
         ? [name, 'STOPPED', 'Service Not Activated']
-        : ([name, state, ...(note ? [note] : [])] as ServiceLine),
+        : product === 'cuc' && PRIMARY_ONLY.has(name)
+          ? [name, 'STOPPED']
+          : ([name, state, ...(note ? [note] : [])] as ServiceLine),
     );
   return nodeServices(product, lines, serviceSpec, bootedAt);
 }
@@ -109,6 +121,7 @@ export async function serveSubscriber(ctx: LabContext, s: SubscriberSpec): Promi
         ...(s.ris ? { ris: s.ris } : {}),
         bootedAt,
         perfmonPerMinute: opts.perfmonRateLimitPerMinute,
+        logCollectionPerMinute: opts.logCollectionRateLimitPerMinute,
         services,
         aliases: [fqdn, s.ip ?? facts.ip],
       }),

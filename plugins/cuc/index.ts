@@ -2,6 +2,8 @@ import { definePlugin } from '../../kernel/sdk/index.ts';
 import { cucAuditPrompts, cucAuditResources } from './audit/index.ts';
 import { setupCuc, teardownCuc, type CucShared } from './shared.ts';
 import checkConnectivity from './tools/check-connectivity.ts';
+import changeHistory from './tools/change-history.ts';
+import undoChange from './tools/undo-change.ts';
 import cupiCall from './tools/cupi-call.ts';
 import cupiList from './tools/cupi-list.ts';
 import deleteCredentials from './tools/delete-credentials.ts';
@@ -9,16 +11,8 @@ import getVersion from './tools/get-version.ts';
 import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
-import drfStatus from './tools/drf-status.ts';
-import traceLevel from './tools/trace-level.ts';
-import certList from './tools/cert-list.ts';
-import perfmonListCounters from './tools/perfmon-list-counters.ts';
-import perfmonQuery from './tools/perfmon-query.ts';
-import serviceStatus from './tools/service-status.ts';
-import logList from './tools/log-list.ts';
-import logCollect from './tools/log-collect.ts';
 import { logFiles } from '../_shared/serviceability/logs/store.ts';
-import serviceControl from './tools/service-control.ts';
+import { serviceabilityTools } from '../_shared/tools/serviceability-tools.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
@@ -48,16 +42,10 @@ export default definePlugin<CucShared>({
     cupiList,
     cupiCall,
     osRunCommand,
-    drfStatus,
-    traceLevel,
-    certList,
-    perfmonListCounters,
-    perfmonQuery,
-    serviceStatus,
-    logList,
-    logCollect,
-    serviceControl,
+    ...serviceabilityTools('cuc', 'cuc_os_trust_fingerprint'),
     checkConnectivity,
+    changeHistory,
+    undoChange,
   ],
   files: [logFiles<CucShared>('cuc')],
   prompts: cucAuditPrompts,

@@ -1,9 +1,12 @@
 import { definePlugin } from '../../kernel/sdk/index.ts';
 import { completeAxlArgument } from '../_shared/tools/axl-completion.ts';
 import { cucmAuditPrompts, cucmAuditResources } from './audit/index.ts';
+import { cucmHealthPrompts } from './health/index.ts';
 import { setupCucm, teardownCucm, type CucmShared } from './shared.ts';
 import axlCall from './tools/axl-call.ts';
 import checkConnectivity from './tools/check-connectivity.ts';
+import changeHistory from './tools/change-history.ts';
+import undoChange from './tools/undo-change.ts';
 import deleteCredentials from './tools/delete-credentials.ts';
 import downloadAxlToolkit from './tools/download-axl-toolkit.ts';
 import downloadRisToolkit from './tools/download-ris-toolkit.ts';
@@ -12,18 +15,10 @@ import listAxlOperations from './tools/list-axl-operations.ts';
 import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
-import drfStatus from './tools/drf-status.ts';
-import traceLevel from './tools/trace-level.ts';
-import certList from './tools/cert-list.ts';
 import cdrFiles from './tools/cdr-files.ts';
 import cdrGet from './tools/cdr-get.ts';
-import perfmonListCounters from './tools/perfmon-list-counters.ts';
-import perfmonQuery from './tools/perfmon-query.ts';
-import serviceStatus from './tools/service-status.ts';
-import logList from './tools/log-list.ts';
-import logCollect from './tools/log-collect.ts';
 import { logFiles } from '../_shared/serviceability/logs/store.ts';
-import serviceControl from './tools/service-control.ts';
+import { serviceabilityTools } from '../_shared/tools/serviceability-tools.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
@@ -61,25 +56,19 @@ export default definePlugin<CucmShared>({
     downloadRisToolkit,
     risportQuery,
     osRunCommand,
-    drfStatus,
-    traceLevel,
-    certList,
+    ...serviceabilityTools('cucm', 'cucm_os_trust_fingerprint'),
     cdrFiles,
     cdrGet,
-    perfmonListCounters,
-    perfmonQuery,
-    serviceStatus,
-    logList,
-    logCollect,
-    serviceControl,
     checkConnectivity,
+    changeHistory,
+    undoChange,
     phoneStoreCredentials,
     phoneUpdateCredentials,
     phoneDeleteCredentials,
     phoneScreenshot,
   ],
   files: [logFiles<CucmShared>('cucm')],
-  prompts: cucmAuditPrompts,
+  prompts: [...cucmAuditPrompts, ...cucmHealthPrompts],
   resources: cucmAuditResources,
   setup: setupCucm,
   teardown: teardownCucm,

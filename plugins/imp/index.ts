@@ -4,6 +4,8 @@ import { impAuditPrompts, impAuditResources } from './audit/index.ts';
 import { setupImp, teardownImp, type ImpShared } from './shared.ts';
 import axlCall from './tools/axl-call.ts';
 import checkConnectivity from './tools/check-connectivity.ts';
+import changeHistory from './tools/change-history.ts';
+import undoChange from './tools/undo-change.ts';
 import deleteCredentials from './tools/delete-credentials.ts';
 import downloadAxlToolkit from './tools/download-axl-toolkit.ts';
 import getVersion from './tools/get-version.ts';
@@ -11,16 +13,8 @@ import listAxlOperations from './tools/list-axl-operations.ts';
 import listCredentials from './tools/list-credentials.ts';
 import osDeleteCredentials from './tools/os-delete-credentials.ts';
 import osRunCommand from './tools/os-run-command.ts';
-import drfStatus from './tools/drf-status.ts';
-import traceLevel from './tools/trace-level.ts';
-import certList from './tools/cert-list.ts';
-import perfmonListCounters from './tools/perfmon-list-counters.ts';
-import perfmonQuery from './tools/perfmon-query.ts';
-import serviceStatus from './tools/service-status.ts';
-import logList from './tools/log-list.ts';
-import logCollect from './tools/log-collect.ts';
 import { logFiles } from '../_shared/serviceability/logs/store.ts';
-import serviceControl from './tools/service-control.ts';
+import { serviceabilityTools } from '../_shared/tools/serviceability-tools.ts';
 import osStoreCredentials from './tools/os-store-credentials.ts';
 import osTrustFingerprint from './tools/os-trust-fingerprint.ts';
 import osUpdateCredentials from './tools/os-update-credentials.ts';
@@ -51,16 +45,10 @@ export default definePlugin<ImpShared>({
     axlCall,
     downloadAxlToolkit,
     osRunCommand,
-    drfStatus,
-    traceLevel,
-    certList,
-    perfmonListCounters,
-    perfmonQuery,
-    serviceStatus,
-    logList,
-    logCollect,
-    serviceControl,
+    ...serviceabilityTools('imp', 'imp_os_trust_fingerprint'),
     checkConnectivity,
+    changeHistory,
+    undoChange,
   ],
   files: [logFiles<ImpShared>('imp')],
   prompts: impAuditPrompts,

@@ -3,29 +3,9 @@
 // certificate) and paramiko for the VOS CLI (keyboard-interactive, host key checked, a paged command).
 // Optional: skips, saying why, where no python3 has zeep and paramiko (CI installs them from Debian).
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { startLab, type Lab } from '../../lab/index.ts';
+import { describe, it } from 'node:test';
 import { fixture } from '../lab/helpers.ts';
-import { tempStateDir } from '../helpers/state-dir.ts';
-
-const SCRIPT = join(import.meta.dirname, 'python', 'lab_session.py');
-
-/** /usr/bin/python3 first (the system one, where Debian's python3-zeep goes), then python3 on PATH. */
-function findPython(): { python?: string; reason: string } {
-  const tried: string[] = [];
-  for (const candidate of ['/usr/bin/python3', 'python3']) {
-    const r = spawnSync(candidate, ['-c', 'import zeep, paramiko, requests'], { encoding: 'utf8' });
-    if (r.status === 0) return { python: candidate, reason: '' };
-    tried.push(
-      `${candidate}: ${r.error ? r.error.message : (r.stderr.trim().split('\n').at(-1) ?? 'failed')}`,
-    );
-  }
-  return { reason: `no python3 with zeep, paramiko and requests (${tried.join('; ')})` };
-}
+import { pythonAgainstLab, pythonWith } from '../helpers/python-lab.ts';
 
 interface Results {
   axl: {
@@ -49,39 +29,27 @@ interface Results {
   };
 }
 
-const found = findPython();
-if (!found.python) console.log(`# python clients test skipped: ${found.reason}`);
+const found = pythonWith('python clients', ['zeep', 'paramiko', 'requests']);
 
-describe('python zeep and paramiko against the lab', { skip: found.python ? false : found.reason }, () => {
-  let lab: Lab;
-  const state = tempStateDir('ucmcp-python-lab-');
-  let results: Results;
-  before(async () => {
-    lab = await startLab({ stateDir: state.dir, loginDelayMs: 50 });
-    const infoPath = join(state.dir, 'lab-info.json');
-    writeFileSync(infoPath, JSON.stringify(lab.info), { mode: 0o600 });
-    const axlWsdl = fixture('cucm-axl-schema', '15.0', 'AXLAPI.wsdl');
-    const risWsdl = fixture('cucm-ris-schema', 'RISService70.wsdl');
-    if (!axlWsdl)
-      console.log('# the real AXL 15.0 WSDL is absent (../shared/fixtures): using the lab toolkit WSDL');
-    if (!risWsdl)
-      console.log('# the real RisPort70 WSDL is absent (../shared/fixtures): using the one the lab serves');
-    // Asynchronous: the lab answers from this process's event loop.
-    const run = await promisify(execFile)(
-      found.python as string,
-      [SCRIPT, infoPath, state.dir, axlWsdl ?? '', risWsdl ?? ''],
-      { encoding: 'utf8', timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
-    ).catch((err: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`the python session failed: ${err.stderr?.slice(-3_000) ?? err.message}`);
-    });
-    results = JSON.parse(run.stdout) as Results;
-  });
-  after(async () => {
-    await lab?.stop();
-    state.cleanup();
+describe('python zeep and paramiko against the lab', { skip: found.skip }, () => {
+  const run = pythonAgainstLab<Results>(found, {
+    script: 'lab_session.py',
+    prefix: 'ucmcp-python-lab-',
+    args: () => {
+      const axlWsdl = fixture('cucm-axl-schema', '15.0', 'AXLAPI.wsdl');
+      const risWsdl = fixture('cucm-ris-schema', 'RISService70.wsdl');
+      if (!axlWsdl)
+        console.log('# the real AXL 15.0 WSDL is absent (../shared/fixtures): using the lab toolkit WSDL');
+      if (!risWsdl)
+        console.log('# the real RisPort70 WSDL is absent (../shared/fixtures): using the one the lab serves');
+      return [axlWsdl ?? '', risWsdl ?? ''];
+    },
+    timeoutMs: 240_000,
+    maxBufferBytes: 16 * 1024 * 1024,
   });
 
   it('zeep reads and writes through AXL with strict validation and the node certificate pinned', () => {
+    const { lab, results } = run;
     const phones = lab.state.cucm.db.table('device').rows.filter((d) => d.name?.startsWith('SEP'));
     assert.match(results.axl.version, /^15\.0\./);
     assert.equal(results.axl.listPhone, phones.length);
@@ -94,6 +62,7 @@ describe('python zeep and paramiko against the lab', { skip: found.python ? fals
   });
 
   it('zeep selects devices through RisPort70', () => {
+    const { lab, results } = run;
     const records = [...lab.state.cucm.ris.registrations.values()].flat();
     assert.ok(results.ris.devices > 0);
     assert.ok(results.ris.devices <= records.length);
@@ -101,6 +70,7 @@ describe('python zeep and paramiko against the lab', { skip: found.python ? fals
   });
 
   it('paramiko logs in to the VOS CLI, checks the host key, and reads a paged command whole', () => {
+    const { lab, results } = run;
     const cucm = lab.info.nodes.find((n) => n.product === 'cucm');
     assert.equal(results.cli.hostKey, cucm?.sshHostKeyFingerprint);
     assert.equal(results.cli.version, cucm?.version);

@@ -50,7 +50,7 @@ export function checksOf(product: WeaknessProduct, weaknesses: readonly string[]
  * audits a minute on one session, which the shipped limits (rightly) refuse. Tools, allowlists and
  * product scope are the shipped ones, so every call is judged exactly as in production.
  */
-function writeBusyAdminProfile(stateDir: string): void {
+export function writeBusyAdminProfile(stateDir: string): void {
   const profile = JSON.parse(
     readFileSync(join(PROJECT_ROOT, 'profiles', '_default', 'admin.json'), 'utf8'),
   ) as { rateLimits?: Record<string, Record<string, { limit: number; windowSeconds: number }>> };

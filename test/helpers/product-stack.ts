@@ -10,6 +10,7 @@ import { seedVault } from '../../lab/demo/seed-vault.ts';
 import type { NodeResolver } from '../../kernel/net/node-address-policy.ts';
 import { startTestKernel, type TestKernel } from './kernel.ts';
 import { seedServerKeys } from './keys.ts';
+import { freePort } from './server-process.ts';
 import { tempStateDir } from './state-dir.ts';
 import { connectMcp, httpRefusal, startupToken, type ConnectedClient } from './mcp-client.ts';
 
@@ -27,8 +28,15 @@ export interface ProductStack {
   /** Audit records written since `mark()` (or since start). */
   auditSince(mark: number): Record<string, unknown>[];
   mark(): number;
+  /** The serviceability operations (`<ApiName>.<operation>`) the lab's nodes received since its request `from`. */
+  serviceabilityOps(from: number): string[];
   /** Calls a tool and fails the test with its error when it errs. */
   ok(role: Role, tool: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * Previews a change (`dry_run: true`, which must succeed) and returns `args` with the preview's
+   * `plan_id`: what a change the profile must confirm is called with.
+   */
+  plan(role: Role, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Calls a tool that must fail; returns its error code and message. */
   fails(
     role: Role,
@@ -55,7 +63,13 @@ export interface StackOptions {
   nodeResolver?: NodeResolver;
   /** Further folders of plugin bundles (test fixtures) beside the shipped ones. */
   extraPluginDirs?: string[];
+  /** Products whose first node is made ready for the admin (prepareNode) once the stack is up, in order. */
+  prepare?: PreparedProduct[];
+  /** Seed the subscribers' credentials too (every node of each cluster), as the demo does. */
+  seedSubscribers?: boolean;
 }
+
+export type PreparedProduct = 'cucm' | 'imp' | 'cuc';
 
 // Stacks still running when a test file ends: a `before` hook that failed half-way leaves its stack
 // unassigned, so the file's own `after(() => s.stop())` cannot stop it, and its open servers would keep
@@ -69,6 +83,17 @@ if (/\.test(-fixture)?\.ts$/.test(process.argv[1] ?? ''))
   });
 
 export async function startProductStack(o: StackOptions = {}): Promise<ProductStack> {
+  const s = await startStack(o);
+  try {
+    for (const product of o.prepare ?? []) await prepareNode(s, product);
+  } catch (err) {
+    await s.stop();
+    throw err;
+  }
+  return s;
+}
+
+async function startStack(o: StackOptions): Promise<ProductStack> {
   const lab = await startTestLab(o.lab ?? {});
   const state = o.stateDir ? { dir: o.stateDir, cleanup: () => undefined } : tempStateDir('ucmcp-stack-');
   let k: TestKernel | undefined;
@@ -80,6 +105,7 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
         state.dir,
         seeded.map((r) => `${r}1`),
         lab.info,
+        o.seedSubscribers ? { subscribers: true } : {},
       );
     k = await startTestKernel({
       stateDir: state.dir,
@@ -118,6 +144,11 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
       node: (product, name) => labNode(lab.info, product, name),
       mark: () => kernel.auditRecords().length,
       auditSince: (mark) => kernel.auditRecords().slice(mark),
+      serviceabilityOps: (from) =>
+        lab.state.log.requests
+          .slice(from)
+          .filter((r) => r.service === 'serviceability')
+          .map((r) => r.operation ?? ''),
       async ok(role, tool, args = {}) {
         const r = await call(role, tool, args);
         assert.equal(
@@ -126,6 +157,15 @@ export async function startProductStack(o: StackOptions = {}): Promise<ProductSt
           `${tool} as ${role}: ${JSON.stringify(r.structuredContent ?? r.content)}`,
         );
         return r.structuredContent ?? {};
+      },
+      async plan(role, tool, args) {
+        const r = await call(role, tool, { ...args, dry_run: true });
+        const planId = r.structuredContent?.plan_id;
+        assert.ok(
+          !r.isError && typeof planId === 'string',
+          `${tool} preview: ${JSON.stringify(r.structuredContent)}`,
+        );
+        return { ...args, plan_id: planId };
       },
       async fails(role, tool, args = {}) {
         // A rate-limited call is refused at the HTTP level (429), the others in the tool result.
@@ -189,7 +229,7 @@ export function labCredential(
  * schema cache serves every client), the first SSH contact recorded by a connectivity check and the
  * presented key trusted.
  */
-export async function prepareNode(s: ProductStack, product: 'cucm' | 'imp' | 'cuc'): Promise<LabNodeInfo> {
+export async function prepareNode(s: ProductStack, product: PreparedProduct): Promise<LabNodeInfo> {
   const node = s.node(product);
   await s.ok(
     'admin',
@@ -208,6 +248,19 @@ export async function prepareNode(s: ProductStack, product: 'cucm' | 'imp' | 'cu
     action: 'trust',
   });
   return node;
+}
+
+/**
+ * A node that is down, as the admin sees it: the admin's credential for `host` (a copy of `like`'s AXL
+ * credential, CUPI on Unity Connection) at a loopback address where nothing listens.
+ */
+export async function storeUnreachableNode(s: ProductStack, like: LabNodeInfo, host: string): Promise<void> {
+  const product = like.product as PreparedProduct;
+  await s.ok('admin', `${product}_store_credentials`, {
+    ...labCredential(s.lab, like, product === 'cuc' ? 'cupi' : 'axl'),
+    host,
+    address: `127.0.0.1:${await freePort()}`,
+  });
 }
 
 /** prepareNode for the CUCM, plus the admin's phone credentials for the first lab phone. */

@@ -20,6 +20,14 @@ export function startTestLab(options: LabOptions = {}): Promise<Lab> {
   return startLab({ stateDir, loginDelayMs: 50, ...options });
 }
 
+/** The phones (SEP devices) the lab's RIS shows Registered on `node`: what its PerfMon counts. */
+export function registeredPhones(lab: Lab, node: string): number {
+  return [...lab.state.cucm.ris.registrations].filter(
+    ([name, list]) =>
+      name.startsWith('SEP') && list.some((r) => r.node === node && r.status === 'Registered'),
+  ).length;
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;

@@ -147,6 +147,43 @@ describe('lab LogCollectionPortTypeService', () => {
     assert.match(push.text, /JobType PushtoSFTPServer is not served/);
   });
 
+  it('GetOneFile: FileName alone in the Body, the file as an XOP part; a file not listed is a fault', async () => {
+    const [service] = logServicesOf('cucm');
+    const [file] = filesOf(service!, { node: 'cucm-pub', now: Date.now() }, 0, Date.now());
+    const bare = (inner: string): Promise<Response> =>
+      fetch(base, {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'text/xml', soapaction: '"GetOneFile"' },
+        body: `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>${inner}</soapenv:Body></soapenv:Envelope>`,
+      });
+    const r = await bare(`<ns0:FileName xmlns:ns0="${NS}">${file!.path}</ns0:FileName>`);
+    assert.equal(r.status, 200);
+    const body = Buffer.from(await r.arrayBuffer());
+    const text = body.toString('latin1');
+    const cid =
+      /<xop:Include xmlns:xop="http:\/\/www\.w3\.org\/2004\/08\/xop\/include" href="cid:([^"]+)"\/>/.exec(
+        text,
+      )?.[1];
+    assert.ok(cid, text.slice(0, 600));
+    assert.match(text, /<ns1:GetOneFileReturn xmlns:ns1="http:\/\/schemas\.cisco\.com\/ast\/soap">/);
+    const head = `Content-ID: <${cid}>\r\n\r\n`;
+    const at = text.indexOf(head) + head.length;
+    const boundary = /boundary=([^;]+)/.exec(r.headers.get('content-type') ?? '')?.[1];
+    const end = text.indexOf(`\r\n--${boundary}`, at);
+    assert.deepEqual(body.subarray(at, end), file!.content());
+    const missing = await bare(`<ns0:FileName xmlns:ns0="${NS}">/var/log/active/nothing.txt</ns0:FileName>`);
+    assert.equal(missing.status, 500);
+    assert.match(await missing.text(), /File \/var\/log\/active\/nothing\.txt not found/);
+    const empty = await bare(`<ns0:FileName xmlns:ns0="${NS}"/>`);
+    assert.match(await empty.text(), /FileName is missing/);
+    const wsdl = await (await fetch(`${base}?wsdl`)).text();
+    assert.match(wsdl, /<wsdl:part name="FileName" element="tns:FileName"\/>/);
+    assert.match(
+      wsdl,
+      /<xsd:element name="GetOneFileReturn" type="xsd:base64Binary" xmime:expectedContentTypes="\*\/\*"/,
+    );
+  });
+
   it('refuses past its rate with the fault naming the limit', async () => {
     limit = 2;
     const answers = [];

@@ -100,6 +100,12 @@ export const command: CliCommand = {
       description: "PEM file of the node's own self-signed certificate, pinned",
     },
     { name: 'scheme', type: 'string', description: 'phone only: http (default) or https (98xx phones)' },
+    {
+      name: 'read-only',
+      type: 'boolean',
+      description:
+        'store/update: writes forbidden with this credential (for audits); update without it clears it',
+    },
     { name: 'json', type: 'boolean', description: 'list: print JSON' },
     { name: 'yes', short: 'y', type: 'boolean', description: 'delete without asking' },
     STATE_DIR_OPTION,
@@ -153,12 +159,17 @@ export const command: CliCommand = {
               message: 'no terminal to type the password on: pipe it with --password-stdin',
             };
     if ('exit' in password) return fail(io, password.message, password.exit);
-    const secret: CredentialSecret = { username, password: password.password, ...secretOptions };
+    const secret: CredentialSecret = {
+      username,
+      password: password.password,
+      ...secretOptions,
+      ...(values['read-only'] === true ? { read_only: true } : {}),
+    };
     return withVault(io, settings, client.name, async (vault) => {
       const entry = await vault[act](target.product, target.kind, target.host, secret);
       io.out(
         `${act === 'store' ? 'Stored' : 'Updated'} ${entry.product} ${entry.kind} credentials for ${entry.host} ` +
-          `in the vault of client ${client.name}.\n`,
+          `in the vault of client ${client.name}${entry.read_only ? ' (read-only: writes forbidden)' : ''}.\n`,
       );
       return EXIT.OK;
     });
@@ -187,7 +198,7 @@ function text(v: string | boolean | undefined): string | undefined {
 
 /** An option that the action does not take, named, or undefined. */
 function misplacedOption(action: Action, values: Values): string | undefined {
-  const secretOnly = ['username', 'password-stdin', 'address', 'ca-cert', 'cert', 'scheme'];
+  const secretOnly = ['username', 'password-stdin', 'address', 'ca-cert', 'cert', 'scheme', 'read-only'];
   const notFor: Record<Action, string[]> = {
     store: ['json', 'yes'],
     update: ['json', 'yes'],
@@ -346,7 +357,14 @@ async function list(io: CliIo, settings: CommandSettings, client: string, values
       } catch {
         username = null;
       }
-      rows.push({ product: e.product, kind: e.kind, host: e.host, username, updated_at: e.updatedAt });
+      rows.push({
+        product: e.product,
+        kind: e.kind,
+        host: e.host,
+        username,
+        updated_at: e.updatedAt,
+        read_only: e.read_only,
+      });
     }
     if (values.json === true) {
       io.out(`${JSON.stringify({ client, credentials: rows }, null, 2)}\n`);
@@ -361,7 +379,7 @@ async function list(io: CliIo, settings: CommandSettings, client: string, values
       io.out(
         `  ${r.product.padEnd(4)} ${r.kind.padEnd(5)} ${r.host}  user ${
           r.username === null ? '(does not open)' : JSON.stringify(r.username)
-        }  updated ${r.updated_at}\n`,
+        }  updated ${r.updated_at}${r.read_only ? '  read-only' : ''}\n`,
       );
     return EXIT.OK;
   });

@@ -203,6 +203,13 @@ export function cupiHandler(o: CupiOptions): (req: IncomingMessage, res: ServerR
             if (!o.store.find(o.store.collection('usertemplates'), templateAlias))
               throw new CupiError(400, 'INVALID_PARAMETER', `Template ${templateAlias} not found`);
           }
+          if (c.path === 'handlers/callhandlers') {
+            const templateId = query.get('templateObjectId');
+            if (!templateId)
+              throw new CupiError(400, 'MISSING_PARAMETER', 'templateObjectId is a required parameter');
+            if (!o.store.collection('callhandlertemplates').items.has(templateId))
+              throw new CupiError(400, 'INVALID_PARAMETER', `Template ${templateId} not found`);
+          }
           for (const k of IMMUTABLE) delete fields[k];
           const created = o.store.create(c, {
             ...fields,

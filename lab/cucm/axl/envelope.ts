@@ -10,6 +10,8 @@ export interface SoapRequest {
   /** Its content, prefixes removed (AXL children are unqualified, but some clients qualify them). */
   body: XmlObject;
   sequence?: string;
+  /** The element's text, when it has no children (a bare element such as GetOneFile's FileName). */
+  text?: string;
 }
 
 export class SoapShapeError extends Error {}
@@ -48,6 +50,9 @@ export function readSoapRequest(text: string): SoapRequest {
   const [qname, raw] = first;
   const content: XmlValue = (Array.isArray(raw) ? raw[0] : raw) ?? '';
   const element: XmlObject = isObject(content) ? content : {};
+  // A bare element's text: the content itself, or its #text beside namespace declarations.
+  const own = isObject(content) ? content['#text'] : content;
+  const bareText = typeof own === 'string' ? own : undefined;
   namespaces(element, ns);
   const prefix = qname.includes(':') ? (qname.split(':')[0] as string) : '';
   const sequence = typeof element['@sequence'] === 'string' ? element['@sequence'] : undefined;
@@ -56,5 +61,6 @@ export function readSoapRequest(text: string): SoapRequest {
     namespace: ns.get(prefix) ?? '',
     body: stripPrefixes(element) as XmlObject,
     ...(sequence !== undefined ? { sequence } : {}),
+    ...(bareText !== undefined ? { text: bareText } : {}),
   };
 }

@@ -1,7 +1,7 @@
-import type { Row } from '../../informix/database.ts';
+import type { Database, Row } from '../../informix/database.ts';
 import { likeToRegExp } from '../../informix/sql-executor.ts';
-import type { XmlObject } from '../../xml/parse.ts';
-import { childOf, childText, isObject, textOf } from '../../xml/parse.ts';
+import type { XmlObject, XmlValue } from '../../xml/parse.ts';
+import { asArray, childOf, childText, isObject, textOf } from '../../xml/parse.ts';
 import type { XmlOut } from '../../xml/write.ts';
 import {
   columnsFromInput,
@@ -12,8 +12,8 @@ import {
   readObject,
   uuidOf,
 } from './family-codec.ts';
-import type { Family, FieldSpec } from './family.ts';
-import { fieldColumn, servedIn } from './family.ts';
+import type { Family, FieldSpec, NestedSpec } from './family.ts';
+import { fieldColumn, listEdits, servedIn } from './family.ts';
 import { AxlFault, invalidRequest, notFound } from './fault.ts';
 import type { AxlContext, AxlOperation } from './operation.ts';
 
@@ -214,7 +214,7 @@ export function familyOperations(family: Family): AxlOperation[] {
         ctx.db.update(table, row, changes);
         for (const nested of family.nested ?? []) {
           if (!servedIn(nested, 'update')) continue;
-          const value = req[nested.shape.name];
+          const value = req[nested.shape.name] ?? editedList(ctx.db, family, nested, row, req);
           if (value !== undefined && nested.write) nested.write(ctx.db, row, value, 'update');
         }
         ctx.log.write({
@@ -255,6 +255,54 @@ export function familyOperations(family: Family): AxlOperation[] {
     });
   }
   return ops;
+}
+
+/**
+ * A nested list after the update's `remove<List>` and `add<List>` items (undefined when it has none):
+ * an item goes when every element the removal gives has its value; added items follow the kept ones.
+ */
+function editedList(
+  db: Database,
+  family: Family,
+  nested: NestedSpec,
+  row: Row,
+  req: XmlObject,
+): XmlValue | undefined {
+  const name = nested.shape.name;
+  if (!listEdits(family).includes(name) || !nested.read) return undefined;
+  const List = name.charAt(0).toUpperCase() + name.slice(1);
+  const removed = req[`remove${List}`];
+  const added = req[`add${List}`];
+  if (removed === undefined && added === undefined) return undefined;
+  const item = nested.shape.children?.[0]?.name as string;
+  const itemsOf = (v: XmlValue | undefined): XmlValue[] => asArray(isObject(v) ? v[item] : undefined);
+  const kept = itemsOf(asValue(nested.read(db, row))).filter(
+    (i) => !itemsOf(removed).some((r) => sameGiven(i, r)),
+  );
+  return { [item]: [...kept, ...itemsOf(added)] };
+}
+
+/** Whether `item` has every value `given` names (text leaves compared, attributes ignored). */
+function sameGiven(item: XmlValue, given: XmlValue): boolean {
+  if (!isObject(given)) return textOf(item) === textOf(given);
+  const keys = Object.keys(given).filter((k) => !k.startsWith('@'));
+  if (keys.length === 0 || keys.every((k) => k === '#text')) return textOf(item) === textOf(given);
+  return keys.every(
+    (k) => given[k] !== undefined && sameGiven(childOf(item, k) ?? '', childOf(given, k) as XmlValue),
+  );
+}
+
+/** What a nested part reads (XmlOut) as a request value (XmlValue): text leaves, nothing empty. */
+function asValue(out: XmlOut): XmlValue | undefined {
+  if (out === null || out === undefined) return undefined;
+  if (typeof out !== 'object') return String(out);
+  if (Array.isArray(out)) return out.map(asValue).filter((v): v is XmlValue => v !== undefined);
+  const obj: XmlObject = {};
+  for (const [k, v] of Object.entries(out)) {
+    const value = asValue(v);
+    if (value !== undefined) obj[k] = value;
+  }
+  return obj;
 }
 
 function displayText(value: XmlOut): string {

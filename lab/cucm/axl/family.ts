@@ -99,6 +99,25 @@ export function servedIn(part: { skipIn?: readonly OpKind[] }, op: OpKind | 'get
   return op === 'get' || !part.skipIn?.includes(op);
 }
 
+/**
+ * Lists the real schema lets an update edit item by item (AXLSoap.xsd 15.0: UpdateCssReq and the other
+ * member lists' removeMembers/addMembers, UpdatePhoneReq removeLines/addLines, UpdateSipTrunkReq
+ * removeDestinations/addDestinations); a user's devices and groups are only replaced whole.
+ */
+const EDITABLE_LISTS: ReadonlySet<string> = new Set(['members', 'lines', 'destinations']);
+
+/**
+ * The nested lists of a family an update also edits item by item (`addMembers`, `removeMembers` beside
+ * `members`): those kept whole with one repeated element inside.
+ */
+export function listEdits(family: Family): string[] {
+  return (family.nested ?? [])
+    .filter((n) => EDITABLE_LISTS.has(n.shape.name) && servedIn(n, 'update') && n.read && n.write)
+    .filter((n) => n.shape.children?.length === 1)
+    .filter((n) => n.shape.children?.[0]?.repeated)
+    .map((n) => n.shape.name);
+}
+
 export function fieldColumn(field: FieldSpec): string | undefined {
   return field.type === 'fixed' ? undefined : field.column;
 }

@@ -1,19 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  BodyTooLargeError,
-  basicCredentials,
-  readBody,
-  requestPath,
-  send,
-  sendUnauthorized,
-} from '../../http/request.ts';
+// RisPort70 on the publisher's Tomcat: a serviceability SOAP service (lab/serviceability/service.ts does
+// the WSDL, login, SOAP reading and rate limit) whose operations page the cluster's registrations.
 import type { Database } from '../../informix/database.ts';
 import type { LabLog } from '../../state/log.ts';
-import { childText, XmlSyntaxError } from '../../xml/parse.ts';
+import { childText } from '../../xml/parse.ts';
+import type { XmlObject } from '../../xml/parse.ts';
 import type { XmlOutObject } from '../../xml/write.ts';
-import { qualify, toXml } from '../../xml/write.ts';
-import { SoapShapeError, readSoapRequest } from '../axl/envelope.ts';
-import { plainFaultEnvelope, SOAP_ENV } from '../axl/fault.ts';
+import type { SoapServiceDef } from '../../serviceability/service.ts';
+import { answerEnvelope, soapServiceEndpoint } from '../../serviceability/service.ts';
 import { authenticateAppUser } from '../db/credentials.ts';
 import { ENTERPRISE_NODE } from '../db/schema.ts';
 import { RIS_RATE_PARAMETER } from '../topology.ts';
@@ -22,10 +15,9 @@ import { matchingCtiItems, readCtiCriteria } from './cti.ts';
 import { cmDevice, matchingEntries, readCriteria } from './select.ts';
 import type { NodeProgress } from './state-info.ts';
 import { readStateInfo, writeStateInfo } from './state-info.ts';
-import { risWsdl } from './wsdl.ts';
+import { RIS_NAMESPACE, risWsdl } from './wsdl.ts';
 
 export const RIS_PATH = '/realtimeservice2/services/RISService70';
-export const RIS_NAMESPACE = 'http://schemas.cisco.com/ast/soap';
 /** The role RisPort authorises against (a role; the standard group that carries it has the same name). */
 export const RIS_GROUP = 'Standard RealtimeAndTraceCollection';
 
@@ -50,140 +42,113 @@ export function risRateLimit(db: Database, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-export function risEndpoint(o: RisOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return async (req, res) => {
-    const { query } = requestPath(req);
-    const record = (status: number, operation?: string, user?: string): void =>
-      o.log.request({
-        node: o.node,
-        service: 'ris',
-        method: req.method ?? '',
-        path: RIS_PATH,
-        status,
-        ...(operation ? { operation } : {}),
-        ...(user ? { user } : {}),
-      });
-    if (req.method === 'GET' && [...query.keys()].some((k) => k.toLowerCase() === 'wsdl')) {
-      record(200, 'wsdl');
-      send(res, 200, 'text/xml;charset=utf-8', risWsdl(`https://${o.publicAddress()}${RIS_PATH}`, o.shape));
-      return;
-    }
-    const creds = basicCredentials(req);
-    if (!creds || !authenticateAppUser(o.db, creds.user, creds.password, RIS_GROUP)) {
-      record(401);
-      sendUnauthorized(res, 'Cisco RIS');
-      return;
-    }
-    if (req.method !== 'POST') {
-      record(405, undefined, creds.user);
-      send(res, 405, 'text/plain', 'Method Not Allowed');
-      return;
-    }
-    const fault = (status: number, operation: string, code: string, text: string): void => {
-      record(status, operation, creds.user);
-      send(res, status, 'text/xml;charset=utf-8', plainFaultEnvelope(code, text));
-    };
-    let operation = 'unknown';
-    try {
-      const soap = readSoapRequest(await readBody(req, 1024 * 1024));
-      operation = soap.operation;
-      if (
-        operation !== 'selectCmDevice' &&
-        operation !== 'selectCmDeviceExt' &&
-        operation !== 'selectCtiItem'
-      ) {
-        fault(500, operation, 'soapenv:Client', `No such operation '${operation}'`);
-        return;
-      }
-      const limit = risRateLimit(o.db, o.fallbackRateLimit);
-      if (!o.ris.window.tryTake()) {
-        fault(
-          500,
-          operation,
-          'soapenv:Server.generalException',
-          `AxisFault: Exceeded allowed rate for Reatime information. Current allowed rate for realtime information is ${limit} requests per minute.`,
-        );
-        return;
-      }
-      const xml = operation === 'selectCtiItem' ? ctiAnswer(o, soap.body) : answer(o, soap.body);
-      record(200, operation, creds.user);
-      send(res, 200, 'text/xml;charset=utf-8', xml);
-    } catch (err) {
-      if (
-        err instanceof XmlSyntaxError ||
-        err instanceof SoapShapeError ||
-        err instanceof BodyTooLargeError
-      ) {
-        fault(500, operation, 'soapenv:Client', err.message);
-      } else throw err;
-    }
+export function risService(o: RisSource): SoapServiceDef {
+  // selectCmDeviceExt answers as selectCmDevice does (RISService70.wsdl: one response for both).
+  const select = ({ body }: { body: XmlObject }): string =>
+    answerEnvelope(RIS_NAMESPACE, 'selectCmDevice', devices(o, body));
+  return {
+    name: 'RISService70',
+    path: RIS_PATH,
+    namespace: RIS_NAMESPACE,
+    wsdl: (location) => risWsdl(location, o.shape),
+    operations: {
+      selectCmDevice: select,
+      selectCmDeviceExt: select,
+      selectCtiItem: ({ body }) => answerEnvelope(RIS_NAMESPACE, 'selectCtiItem', ctiItems(o, body)),
+    },
+    perMinute: () => risRateLimit(o.db, o.fallbackRateLimit),
+    // One window for the cluster's RIS state, which tests reset for a fresh minute.
+    window: o.ris.window,
+    rateFault: (limit) =>
+      `AxisFault: Exceeded allowed rate for Reatime information. Current allowed rate for realtime information is ${limit} requests per minute.`,
+    realm: 'Cisco RIS',
+    // What the lab log and its readers have always seen of RisPort70, and Axis dispatching on the body.
+    logAs: { service: 'ris', qualified: false },
+    anySoapAction: true,
   };
 }
 
-function answer(o: RisOptions, body: Parameters<typeof readCriteria>[0]): string {
-  const criteria = readCriteria(body, o.maxDevicesPerAnswer);
+export function risEndpoint(o: RisOptions): ReturnType<typeof soapServiceEndpoint> {
+  return soapServiceEndpoint(risService(o), {
+    node: o.node,
+    log: o.log,
+    authenticate: (user, password) => authenticateAppUser(o.db, user, password, RIS_GROUP) !== undefined,
+    publicAddress: o.publicAddress,
+  });
+}
+
+/** What RisPort70's answers read: the cluster's database and RIS state, and the node's answer limits. */
+type RisSource = Omit<RisOptions, 'log' | 'publicAddress'>;
+
+/** The element names of one kind of answer (RISService70.wsdl). */
+interface AnswerNames {
+  /** The CUCM 15 shape's wrapper of result and StateInfo. */
+  wrapper: string;
+  result: string;
+  total: string;
+  nodes: string;
+  items: string;
+}
+
+const DEVICES: AnswerNames = {
+  wrapper: 'selectCmDeviceReturn',
+  result: 'SelectCmDeviceResult',
+  total: 'TotalDevicesFound',
+  nodes: 'CmNodes',
+  items: 'CmDevices',
+};
+const CTI_ITEMS: AnswerNames = {
+  wrapper: 'selectCtiItemReturn',
+  result: 'SelectCtiItemResult',
+  total: 'TotalItemsFound',
+  nodes: 'CtiNodes',
+  items: 'CtiItems',
+};
+
+/**
+ * One page of a cluster-wide answer: up to `max` items over the nodes in order, each node resuming where
+ * the caller's StateInfo left it, with the StateInfo of the next page.
+ */
+function page<T>(
+  o: RisSource,
+  body: XmlObject,
+  names: AnswerNames,
+  max: number,
+  found: Iterable<[string, T[]]>,
+  item: (found: T) => XmlOutObject,
+): XmlOutObject {
   const offsets = readStateInfo(childText(body, 'StateInfo'));
-  const byNode = matchingEntries(o.db, o.ris, criteria);
-  let room = criteria.max;
+  let room = max;
   let total = 0;
   const nodes: XmlOutObject[] = [];
   const progress: NodeProgress[] = [];
-  for (const [node, entries] of byNode) {
-    const start = Math.min(offsets.get(node.toLowerCase()) ?? 0, entries.length);
-    const page = entries.slice(start, start + room);
-    room -= page.length;
-    total += page.length;
-    progress.push({ node, next: start + page.length, found: entries.length, returned: start + page.length });
+  for (const [node, all] of found) {
+    const start = Math.min(offsets.get(node.toLowerCase()) ?? 0, all.length);
+    const slice = all.slice(start, start + room);
+    room -= slice.length;
+    total += slice.length;
+    progress.push({ node, next: start + slice.length, found: all.length, returned: start + slice.length });
     nodes.push({
-      ReturnCode: page.length > 0 ? 'Ok' : 'NotFound',
+      ReturnCode: slice.length > 0 ? 'Ok' : 'NotFound',
       Name: node,
       NoChange: false,
-      CmDevices: page.length > 0 ? { item: page.map(cmDevice) } : null,
+      [names.items]: slice.length > 0 ? { item: slice.map(item) } : null,
     });
   }
-  const result = { TotalDevicesFound: total, CmNodes: { item: nodes } };
+  const result = { [names.total]: total, [names.nodes]: { item: nodes } };
   const stateInfo = writeStateInfo(o.ris.startedAt, progress);
-  const content =
-    o.shape === 'cucm15'
-      ? { selectCmDeviceReturn: { SelectCmDeviceResult: result, StateInfo: stateInfo } }
-      : { SelectCmDeviceResult: result, StateInfo: stateInfo };
-  const response = toXml('ns1:selectCmDeviceResponse', {
-    '@xmlns:ns1': RIS_NAMESPACE,
-    ...(qualify(content, 'ns1') as XmlOutObject),
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_ENV}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>${response}</soapenv:Body></soapenv:Envelope>`;
+  return o.shape === 'cucm15'
+    ? { [names.wrapper]: { [names.result]: result, StateInfo: stateInfo } }
+    : { [names.result]: result, StateInfo: stateInfo };
+}
+
+function devices(o: RisSource, body: XmlObject): XmlOutObject {
+  const criteria = readCriteria(body, o.maxDevicesPerAnswer);
+  return page(o, body, DEVICES, criteria.max, matchingEntries(o.db, o.ris, criteria), cmDevice);
 }
 
 /** selectCtiItem: CtiNodes with their CtiItems, paged with StateInfo like selectCmDevice. */
-function ctiAnswer(o: RisOptions, body: Parameters<typeof readCriteria>[0]): string {
+function ctiItems(o: RisSource, body: XmlObject): XmlOutObject {
   const criteria = readCtiCriteria(body, o.maxDevicesPerAnswer);
-  const offsets = readStateInfo(childText(body, 'StateInfo'));
-  let room = criteria.max;
-  let total = 0;
-  const nodes: XmlOutObject[] = [];
-  const progress: NodeProgress[] = [];
-  for (const [node, items] of matchingCtiItems(o.db, o.ris, criteria)) {
-    const start = Math.min(offsets.get(node.toLowerCase()) ?? 0, items.length);
-    const page = items.slice(start, start + room);
-    room -= page.length;
-    total += page.length;
-    progress.push({ node, next: start + page.length, found: items.length, returned: start + page.length });
-    nodes.push({
-      ReturnCode: page.length > 0 ? 'Ok' : 'NotFound',
-      Name: node,
-      NoChange: false,
-      CtiItems: page.length > 0 ? { item: page } : null,
-    });
-  }
-  const result = { TotalItemsFound: total, CtiNodes: { item: nodes } };
-  const stateInfo = writeStateInfo(o.ris.startedAt, progress);
-  const content =
-    o.shape === 'cucm15'
-      ? { selectCtiItemReturn: { SelectCtiItemResult: result, StateInfo: stateInfo } }
-      : { SelectCtiItemResult: result, StateInfo: stateInfo };
-  const response = toXml('ns1:selectCtiItemResponse', {
-    '@xmlns:ns1': RIS_NAMESPACE,
-    ...(qualify(content, 'ns1') as XmlOutObject),
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_ENV}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>${response}</soapenv:Body></soapenv:Envelope>`;
+  return page(o, body, CTI_ITEMS, criteria.max, matchingCtiItems(o.db, o.ris, criteria), (x) => x);
 }

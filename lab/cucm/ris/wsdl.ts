@@ -1,14 +1,17 @@
 /**
  * The lab's own RisPort70 WSDL, written for the project from the operations it simulates (selectCmDevice,
- * selectCmDeviceExt, selectCtiItem). Element names are the public API's; the document is generated from the
- * tables below.
+ * selectCmDeviceExt, selectCtiItem). Element names are the public API's (Cisco's RISService70.wsdl,
+ * ../shared/fixtures/cucm-ris-schema); the document is built by the serviceability services' builder.
  */
-type Field = [name: string, type: string, repeated?: boolean];
+import type { Field, WsdlOperation } from '../../serviceability/wsdl.ts';
+import { wsdlDocument, XSD } from '../../serviceability/wsdl.ts';
+
+export const RIS_NAMESPACE = 'http://schemas.cisco.com/ast/soap';
 
 const T = 'tns:';
-const S = 'xsd:string';
-const U = 'xsd:unsignedInt';
-const B = 'xsd:boolean';
+const S = XSD.string;
+const U = XSD.unsignedInt;
+const B = XSD.boolean;
 
 const TYPES: Record<string, Field[]> = {
   CmSelectionCriteria: [
@@ -149,99 +152,45 @@ const TYPES: Record<string, Field[]> = {
   ],
 };
 
-function sequence(fields: Field[], indent: string): string {
-  return fields
-    .map(
-      ([name, type, repeated]) =>
-        `${indent}<xsd:element name="${name}" type="${type}" minOccurs="0"${repeated ? ' maxOccurs="unbounded"' : ''} nillable="true"/>`,
-    )
-    .join('\n');
-}
-
-const OPERATIONS = ['selectCmDevice', 'selectCmDeviceExt'];
-
+/**
+ * RisPort70 as the node describes it: selectCmDeviceExt answers selectCmDeviceResponse, as Cisco's WSDL
+ * declares; a 'cucm15' node wraps each answer in its `...Return` element, a 'legacy' one does not.
+ */
 export function risWsdl(location: string, shape: 'cucm15' | 'legacy'): string {
-  const complexTypes = Object.entries(TYPES)
-    .map(
-      ([name, fields]) =>
-        `      <xsd:complexType name="${name}">\n        <xsd:sequence>\n${sequence(fields, '          ')}\n        </xsd:sequence>\n      </xsd:complexType>`,
-    )
-    .join('\n');
-  const request: Field[] = [
+  const select: Field[] = [
     ['StateInfo', S],
     ['CmSelectionCriteria', `${T}CmSelectionCriteria`],
   ];
-  const response: Field[] =
+  const answer = (wrapper: string, result: string): Field[] =>
     shape === 'cucm15'
-      ? [['selectCmDeviceReturn', `${T}selectCmDeviceReturn`]]
+      ? [[wrapper, `${T}${wrapper}`]]
       : [
-          ['SelectCmDeviceResult', `${T}SelectCmDeviceResult`],
+          [result, `${T}${result}`],
           ['StateInfo', S],
         ];
-  const element = (name: string, fields: Field[]): string =>
-    `      <xsd:element name="${name}">\n        <xsd:complexType>\n          <xsd:sequence>\n${sequence(fields, '            ')}\n          </xsd:sequence>\n        </xsd:complexType>\n      </xsd:element>`;
-  const ctiResponse: Field[] =
-    shape === 'cucm15'
-      ? [['selectCtiItemReturn', `${T}selectCtiItemReturn`]]
-      : [
-          ['SelectCtiItemResult', `${T}SelectCtiItemResult`],
-          ['StateInfo', S],
-        ];
-  const elements = [
-    ...OPERATIONS.map((op) => element(op, request)),
-    element('selectCmDeviceResponse', response),
-    element('selectCtiItem', [
-      ['StateInfo', S],
-      ['CtiSelectionCriteria', `${T}CtiSelectionCriteria`],
-    ]),
-    element('selectCtiItemResponse', ctiResponse),
-  ].join('\n');
-  const messages = [...OPERATIONS, 'selectCtiItem']
-    .map(
-      (op) =>
-        `  <wsdl:message name="${op}Request">\n    <wsdl:part name="parameters" element="tns:${op}"/>\n  </wsdl:message>`,
-    )
-    .join('\n');
-  const portOps = [...OPERATIONS, 'selectCtiItem']
-    .map((op) => {
-      const output = op === 'selectCtiItem' ? 'selectCtiItemResponse' : 'selectCmDeviceResponse';
-      return `    <wsdl:operation name="${op}">\n      <wsdl:input message="tns:${op}Request"/>\n      <wsdl:output message="tns:${output}"/>\n    </wsdl:operation>`;
-    })
-    .join('\n');
-  const bindingOps = [...OPERATIONS, 'selectCtiItem']
-    .map(
-      (op) =>
-        `    <wsdl:operation name="${op}">\n      <soap:operation soapAction="${op}"/>\n      <wsdl:input><soap:body use="literal"/></wsdl:input>\n      <wsdl:output><soap:body use="literal"/></wsdl:output>\n    </wsdl:operation>`,
-    )
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<!-- RisPort70 subset simulated by the uc-mcp-server lab; written for the project. -->
-<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:tns="http://schemas.cisco.com/ast/soap" targetNamespace="http://schemas.cisco.com/ast/soap">
-  <wsdl:types>
-    <xsd:schema targetNamespace="http://schemas.cisco.com/ast/soap" elementFormDefault="qualified">
-${elements}
-${complexTypes}
-    </xsd:schema>
-  </wsdl:types>
-${messages}
-  <wsdl:message name="selectCmDeviceResponse">
-    <wsdl:part name="parameters" element="tns:selectCmDeviceResponse"/>
-  </wsdl:message>
-  <wsdl:message name="selectCtiItemResponse">
-    <wsdl:part name="parameters" element="tns:selectCtiItemResponse"/>
-  </wsdl:message>
-  <wsdl:portType name="RisPortType">
-${portOps}
-  </wsdl:portType>
-  <wsdl:binding name="RisBinding" type="tns:RisPortType">
-    <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
-${bindingOps}
-  </wsdl:binding>
-  <wsdl:service name="RISService70">
-    <wsdl:port name="RisPort70" binding="tns:RisBinding">
-      <soap:address location="${location}"/>
-    </wsdl:port>
-  </wsdl:service>
-</wsdl:definitions>
-`;
+  const operations: WsdlOperation[] = [
+    { name: 'selectCmDevice', input: select, output: answer('selectCmDeviceReturn', 'SelectCmDeviceResult') },
+    { name: 'selectCmDeviceExt', input: select, output: [], answeredAs: 'selectCmDevice' },
+    {
+      name: 'selectCtiItem',
+      input: [
+        ['StateInfo', S],
+        ['CtiSelectionCriteria', `${T}CtiSelectionCriteria`],
+      ],
+      output: answer('selectCtiItemReturn', 'SelectCtiItemResult'),
+    },
+  ];
+  return wsdlDocument({
+    service: 'RISService70',
+    port: 'RisPort70',
+    portType: 'RisPortType',
+    binding: 'RisBinding',
+    namespace: RIS_NAMESPACE,
+    location,
+    types: TYPES,
+    operations,
+    comment: 'RisPort70 subset simulated by the uc-mcp-server lab; written for the project.',
+    nillable: true,
+    optional: true,
+  });
 }

@@ -1,5 +1,5 @@
 import type { Family, FieldSpec, Shape } from '../axl/family.ts';
-import { fieldColumn, orderRank, servedIn } from '../axl/family.ts';
+import { fieldColumn, listEdits, orderRank, servedIn } from '../axl/family.ts';
 import { PRESENCE_SPECS, presenceRedundancyGroupFamily } from '../../imp/presence-ops.ts';
 import { ACTION_SPECS } from '../axl/actions.ts';
 import { CUCM_FAMILIES } from '../axl/operations.ts';
@@ -128,10 +128,16 @@ function familySpecs(model: SchemaModel, f: Family): OperationSpec[] {
   const keys = f.singleton ? {} : { choice: keyChoice(model, f) };
   if (ops.has('update')) {
     const rename = f.rename ? [el(f.rename.element)] : [];
-    const rest = fieldEls(model, f, { allOptional: true, skip: new Set(f.keys), op: 'update' }).map((e) => ({
-      ...e,
-      optional: true,
-    }));
+    const rest = fieldEls(model, f, { allOptional: true, skip: new Set(f.keys), op: 'update' }).flatMap(
+      (e) => {
+        const whole = { ...e, optional: true };
+        // A list kept whole (`members`) is also edited item by item: removeMembers and addMembers before
+        // it, in the real schema's order (UpdateCssReq, UpdatePhoneReq's removeLines/addLines/lines).
+        return listEdits(f).includes(e.name)
+          ? [{ ...whole, name: `remove${upper(e.name)}` }, { ...whole, name: `add${upper(e.name)}` }, whole]
+          : [whole];
+      },
+    );
     specs.push({
       name: `update${f.name}`,
       request: { ...keys, children: [...rename, ...rest] },

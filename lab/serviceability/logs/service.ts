@@ -1,19 +1,21 @@
 // LogCollectionPortTypeService on one lab node: listNodeServiceLogs (every node of the cluster with its
 // service and system logs) and selectLogFiles (this node's files of the named logs within FromDate and
-// ToDate, "DownloadtoClient" only: the lab pushes nothing to an SFTP server), answered as Axis2 MTOM as a
-// real node does (attachments.ts). The per-node request budget: no Cisco document read for this project
+// ToDate, "DownloadtoClient" only: the lab pushes nothing to an SFTP server) and GetOneFile (a listed
+// file's bytes as an XOP part), answered as Axis2 MTOM as a real node does (attachments.ts). The per-node request budget: no Cisco document read for this project
 // gives the figure; the lab takes the 15 a minute this server assumes (see
 // plugins/_shared/serviceability/logs/api.ts) and refuses beyond it with the AxisFault wording of the
 // other serviceability services ("Exceeded allowed rate for ..."), the lab's wording.
 import type { XmlObject, XmlValue } from '../../xml/parse.ts';
 import { asArray, childOf, isObject, textOf } from '../../xml/parse.ts';
 import type { XmlOutObject } from '../../xml/write.ts';
-import { mtomAnswer } from '../attachments.ts';
+import { SOAP_ENV } from '../../cucm/axl/fault.ts';
+import { axis2ContentId, mtomAnswer } from '../attachments.ts';
 import type { SoapServiceDef } from '../service.ts';
 import { answerEnvelope, SoapFault } from '../service.ts';
 import type { ServiceabilityView } from '../services.ts';
 import type { LabLogService } from './catalogue.ts';
 import { filesOf, logServicesOf } from './catalogue.ts';
+import { requestedFile } from './get-file.ts';
 import { javaDate, parseWallDate, zoneOf } from './dates.ts';
 import { LOG_COLLECTION_NAMESPACE, LOG_COLLECTION_PATH, logCollectionWsdl } from './wsdl.ts';
 
@@ -52,6 +54,7 @@ export function logCollectionService(view: ServiceabilityView, perMinute: () => 
     path: LOG_COLLECTION_PATH,
     namespace: LOG_COLLECTION_NAMESPACE,
     wsdl: logCollectionWsdl,
+    bareRequests: { FileName: 'GetOneFile' },
     perMinute,
     rateFault: (limit) =>
       `Exceeded allowed rate for Log Collection. Current allowed rate for log collection is ${limit} requests per minute.`,
@@ -62,6 +65,19 @@ export function logCollectionService(view: ServiceabilityView, perMinute: () => 
             listNodeServiceLogsReturn: view.clusterNodes().map(listing),
           }),
         ),
+      // The operation Cisco's sample WSDL declares on this port (schema/LogCollectionPortTypeService.wsdl
+      // of CiscoDevNet/serviceability-python-zeep-samples, used by its logcollection_GetOneFile.py):
+      // FileName as the Body's only element, answered with GetOneFileReturn (base64Binary, MTOM) whose
+      // bytes travel as an XOP part.
+      GetOneFile: ({ body }) => {
+        const file = requestedFile(view, body);
+        const id = axis2ContentId(1);
+        const envelope =
+          `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_ENV}"><soapenv:Body>` +
+          `<ns1:GetOneFileReturn xmlns:ns1="${LOG_COLLECTION_NAMESPACE}"><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:${id}"/></ns1:GetOneFileReturn>` +
+          `</soapenv:Body></soapenv:Envelope>`;
+        return mtomAnswer(envelope, { id, data: file.content() });
+      },
       selectLogFiles: ({ body }) => {
         const c = childOf(body, 'FileSelectionCriteria') as XmlObject | undefined;
         if (!isObject(c)) throw new SoapFault('FileSelectionCriteria is missing', 'soapenv:Client');

@@ -3,7 +3,8 @@
  * (the WSDL a node serves at /logcollectionservice2/services/LogCollectionPortTypeService?wsdl, as
  * Cisco's serviceability samples ship it: CiscoDevNet/serviceability-python-zeep-samples,
  * schema/LogCollectionPortTypeService.wsdl, and the Log Collection API page on developer.cisco.com): the
- * operations listNodeServiceLogs and selectLogFiles, their elements (ListRequest; FileSelectionCriteria
+ * operations listNodeServiceLogs, selectLogFiles and GetOneFile (FileName in, GetOneFileReturn out, both
+ * bare elements as the sample's WSDL declares them), their elements (ListRequest; FileSelectionCriteria
  * with ServiceLogs, SystemLogs, SearchStr, Frequency, JobType, ToDate, FromDate, TimeZone, RelText,
  * RelTime, Port, IPAddress, UserName, Password, ZipInfo, RemoteFolder; ResultSet,
  * SchemaFileSelectionResult, Node, ServiceList, ServiceLogs, SetOfFiles, File with name, absolutepath,
@@ -87,6 +88,12 @@ export function logCollectionWsdl(location: string): string {
         name: 'listNodeServiceLogs',
         input: [['ListRequest', S]],
         output: [['listNodeServiceLogsReturn', `${T}NodeServiceLogList`, true]],
+      },
+      {
+        name: 'GetOneFile',
+        input: [],
+        output: [],
+        bare: { input: ['FileName', S], output: ['GetOneFileReturn', XSD.base64Binary] },
       },
       {
         name: 'selectLogFiles',

@@ -128,7 +128,9 @@ function platform(view: ServiceabilityView): LabObject[] {
           name: 'Total Processes',
           kind: 'instant',
           description: 'The number of processes on the system.',
-          value: () => 412,
+          // The platform's own processes and one per running service: a service stopped on one node
+          // shows in that node's count only.
+          value: () => 380 + (view.services?.list().filter((r) => r.running).length ?? 32),
         },
         {
           name: 'Total Threads',
@@ -171,24 +173,29 @@ function platform(view: ServiceabilityView): LabObject[] {
   ];
 }
 
-/** Hardware phones registered to `node` as RIS reports them (SEP devices). */
-function registeredPhones(view: ServiceabilityView, node: string): number {
+/** Devices registered to `node` as RIS reports them, whose names `kind` matches. */
+function registered(view: ServiceabilityView, node: string, kind: RegExp): number {
   let n = 0;
   for (const [name, regs] of view.ris?.registrations ?? []) {
-    if (!name.startsWith('SEP')) continue;
+    if (!kind.test(name)) continue;
     if (regs.some((r) => r.node.toLowerCase() === node.toLowerCase() && r.status === 'Registered')) n++;
   }
   return n;
 }
 
+/** Hardware phones are SEP devices; Jabber and other soft clients (CSF, BOT, TCT, TAB) are other stations. */
+const HARDWARE_PHONE = /^SEP/;
+const OTHER_STATION = /^(CSF|BOT|TCT|TAB)/;
+
 /** Cisco CallManager and Cisco SIP Stack: CUCM nodes only. */
 function callManager(view: ServiceabilityView, node: string): LabObject[] {
-  const phones = registeredPhones(view, node);
+  const phones = registered(view, node, HARDWARE_PHONE);
   return [
     {
-      // Cisco CallManager\CallsActive and \CallsCompleted appear in public PerfMon client samples
-      // (sieteunoseis/cisco-perfmon README); RegisteredHardwarePhones and CallsAttempted are the lab's
-      // reading, not confirmed by a document we read.
+      // Cisco CallManager\CallsActive, \CallsAttempted, \CallsCompleted, \RegisteredHardwarePhones and
+      // \RegisteredOtherStationDevices: Cisco Unified Real-Time Monitoring Tool Administration Guide,
+      // Release 12.5(1)SU4, "Performance Counters and Alerts", Cisco CallManager (the descriptions are
+      // the lab's own words).
       name: 'Cisco CallManager',
       counters: [
         {
@@ -196,6 +203,13 @@ function callManager(view: ServiceabilityView, node: string): LabObject[] {
           kind: 'instant',
           description: 'The number of Cisco hardware IP phones registered to this node.',
           value: () => phones,
+        },
+        {
+          name: 'RegisteredOtherStationDevices',
+          kind: 'instant',
+          description:
+            'The number of station devices other than Cisco hardware IP phones (soft clients) registered to this node.',
+          value: () => registered(view, node, OTHER_STATION),
         },
         {
           name: 'CallsActive',

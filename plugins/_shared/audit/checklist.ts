@@ -132,9 +132,19 @@ export function excerpt(out: string, max = 120): string {
 
 /** Replaces `{host}` in every string of the arguments. */
 export function bindHost(args: Record<string, unknown>, host: string): Record<string, unknown> {
+  return bindVars(args, { host });
+}
+
+/** Replaces each `{name}` of `vars` in every string of the arguments. */
+export function bindVars(
+  args: Record<string, unknown>,
+  vars: Record<string, string>,
+): Record<string, unknown> {
+  const fill = (t: string): string =>
+    Object.entries(vars).reduce((out, [name, value]) => out.replaceAll(`{${name}}`, value), t);
   const bind = (v: unknown): unknown =>
     typeof v === 'string'
-      ? v.replaceAll('{host}', host)
+      ? fill(v)
       : Array.isArray(v)
         ? v.map(bind)
         : v && typeof v === 'object'

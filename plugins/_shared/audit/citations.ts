@@ -6,7 +6,7 @@ import type { Check } from './checklist.ts';
  * One line per cited URL: `Document (release), section; other section: URL`. A URL cited twice for the
  * same check (several sections of one page) is printed once, which keeps long prompts short.
  */
-export function citationLines(c: Check): string[] {
+export function citationLines(c: Pick<Check, 'references'>): string[] {
   const byUrl = new Map<string, Map<string, string[]>>();
   for (const r of c.references ?? []) {
     const docs = byUrl.get(r.url) ?? new Map<string, string[]>();

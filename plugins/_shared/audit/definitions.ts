@@ -12,6 +12,7 @@ import {
 import type { Checklist } from './checklist.ts';
 import { guideMembers, renderGuideChapter } from './guide.ts';
 import { renderAuditPrompt } from './render-prompt.ts';
+import { reportArgument, reportName } from './report-steps.ts';
 
 /** `<product>_security_audit`: admin and auditor only (an operator's profile lacks the read allowlists). */
 export function securityAuditPrompt(checklist: Checklist): PromptDefinition {
@@ -27,13 +28,7 @@ export function securityAuditPrompt(checklist: Checklist): PromptDefinition {
         description: `The ${checklist.product.toUpperCase()} node or cluster to audit, as its credentials are stored (see ${checklist.product}_list_credentials)`,
         required: true,
       },
-      {
-        name: 'report',
-        description: 'Report file name (letters, digits, . _ -, ending in .md); default <prompt>_<host>.md',
-        required: false,
-        complete: (prefix) =>
-          [`${checklist.prompt}.md`, `${checklist.product}-audit.md`].filter((n) => n.startsWith(prefix)),
-      },
+      reportArgument([`${checklist.prompt}.md`, `${checklist.product}-audit.md`]),
       {
         name: 'scope',
         description: `all (default), or topic ids separated by commas: ${topics.join(', ')}`,
@@ -43,7 +38,7 @@ export function securityAuditPrompt(checklist: Checklist): PromptDefinition {
     ],
     render(args) {
       const host = args.host ?? '';
-      const report = args.report || `${checklist.prompt}_${host.replace(/[^A-Za-z0-9._-]/g, '_')}.md`;
+      const report = reportName(checklist.prompt, host, args.report);
       return [
         { role: 'user', text: renderAuditPrompt(checklist, { host, report, scope: args.scope ?? 'all' }) },
       ];

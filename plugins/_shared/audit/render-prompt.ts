@@ -3,24 +3,22 @@
 import { BadRequestError } from '../../../kernel/sdk/index.ts';
 import { bindHost, type Check, type Checklist } from './checklist.ts';
 import { citationLines } from './citations.ts';
+import {
+  callBudget,
+  createReportStep,
+  exportStep,
+  permissionsStep,
+  reportName,
+  serviceOf,
+} from './report-steps.ts';
+
+export { serviceOf };
 
 export interface AuditArgs {
   host: string;
   report: string;
   /** `all`, or topic ids separated by commas. */
   scope: string;
-}
-
-const REPORT_NAME = /^[A-Za-z0-9._-]{1,125}\.md$/;
-
-/** Which rate-limit service a tool call spends (the tools' own `service`). */
-export function serviceOf(tool: string): string {
-  if (/_(axl_call|get_version|list_axl_operations)$/.test(tool)) return 'axl';
-  if (/_(os_run_command|drf_status|cert_list)$/.test(tool)) return 'ssh';
-  if (tool.endsWith('_risport_query')) return 'ris';
-  if (tool.endsWith('_service_status')) return 'serviceability';
-  if (tool.startsWith('cuc_cupi_') || tool === 'cuc_get_version') return 'cupi';
-  return 'default';
 }
 
 export function selectChecks(checklist: Checklist, scope: string): Check[] {
@@ -36,21 +34,14 @@ export function selectChecks(checklist: Checklist, scope: string): Check[] {
 
 /** Distinct calls per service the selected checks make (shared evidence counted once). */
 export function budget(checks: Check[], host: string): Record<string, number> {
-  const seen = new Set<string>();
-  const out: Record<string, number> = {};
-  for (const c of checks)
-    for (const e of c.evidence) {
-      const key = JSON.stringify([e.tool, bindHost(e.args, host)]);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const s = serviceOf(e.tool);
-      out[s] = (out[s] ?? 0) + 1;
-    }
-  return out;
+  return callBudget(
+    checks.flatMap((c) => c.evidence),
+    host,
+  );
 }
 
 export function renderAuditPrompt(checklist: Checklist, a: AuditArgs): string {
-  if (!REPORT_NAME.test(a.report)) throw new BadRequestError('report must be a file name like audit.md');
+  reportName(checklist.prompt, a.host, a.report);
   const checks = selectChecks(checklist, a.scope);
   const b = budget(checks, a.host);
   const topics = checklist.topics.filter((t) => checks.some((c) => c.topic === t.id));
@@ -62,15 +53,9 @@ export function renderAuditPrompt(checklist: Checklist, a: AuditArgs): string {
       'Never change the configuration during an audit; never paste a password, PIN or key into the report.',
     '',
     '## Before you start',
-    `1. Call \`infra_get_my_permissions\` and confirm your profile allows every tool below and that your rate limits cover this budget: ${Object.entries(
-      b,
-    )
-      .map(([s, n]) => `${n} ${s.toUpperCase()} call${n === 1 ? '' : 's'}`)
-      .join(
-        ', ',
-      )} (RIS: the node itself allows 15 requests a minute for the whole cluster). If a call answers RATE_LIMITED, wait retry_after_s seconds and repeat it.`,
+    `1. ${permissionsStep(b)}`,
     `2. Call \`${checklist.product}_check_connectivity\` with host \`${a.host}\`; if a service fails, record it in the report and mark the checks that need it as "not assessed".`,
-    `3. Create the report: \`common_write_report\` with name \`${a.report}\`, mode \`create\`, content a level-1 title, the date, the target and the scope (${a.scope || 'all'}). If it exists from an interrupted run, read it with \`common_read_report\` and continue with mode \`resume\` from the last complete topic.`,
+    `3. ${createReportStep(a.report, `a level-1 title, the date, the target and the scope (${a.scope || 'all'})`, 'the last complete topic')}`,
     '',
     '## Checks, in this order',
   ];
@@ -97,7 +82,7 @@ export function renderAuditPrompt(checklist: Checklist, a: AuditArgs): string {
     '',
     '## Finish',
     `1. Append \`## Summary\`: a table of findings (id, severity, title, what was observed, remediation, references, and "unverified" where the check is marked so) ordered by severity (${['critical', 'high', 'medium', 'low'].join(', ')}), and the count of checks passed, failed and not assessed.`,
-    `2. Export it: \`common_export_report_pdf\` with name \`${a.report}\`. Tell the user where the Markdown and the PDF are and summarise the findings.`,
+    `2. ${exportStep(a.report, 'summarise the findings')}`,
   );
   return lines.join('\n');
 }

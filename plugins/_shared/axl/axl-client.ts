@@ -6,15 +6,8 @@ import { AXLError, BadRequestError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchemaCache } from './schema-cache.ts';
 import type { AxlSchema, Json } from './schema.ts';
 import type { HttpAnswer, NodeEndpoint, RetryPolicy } from './transport.ts';
-import {
-  busyAnswer,
-  DEFAULT_RETRY,
-  httpsExchange,
-  ResponseTooLargeError,
-  retryAfterMs,
-  tlsAgent,
-  withNetworkRetry,
-} from './transport.ts';
+import { DEFAULT_RETRY, httpsExchange, retryAfterMs, tlsAgent } from './transport.ts';
+import { retriedExchange } from '../node/retried-exchange.ts';
 import { hasDtd, sizeLabel } from './untrusted-xml.ts';
 import { parseSupportedVersions, versionsToTry } from './version-list.ts';
 import { assertCarriable } from '../node/wire-text.ts';
@@ -140,7 +133,7 @@ export class AxlClient {
     busy: (a: HttpAnswer) => number | null | undefined,
   ): Promise<HttpAnswer> {
     const maxBytes = this.opts.maxAnswerBytes ?? AXL_MAX_ANSWER_BYTES;
-    return withNetworkRetry(
+    return retriedExchange(
       this.node,
       this.opts.retry ?? DEFAULT_RETRY,
       (signal) =>
@@ -162,9 +155,10 @@ export class AxlClient {
         idempotent: isSafeToRepeat(operation),
         busy,
         busyBackoffMs: this.opts.throttleBackoffMs ?? [1000, 2000, 4000],
-        ...(this.signal ? { signal: this.signal } : {}),
+        signal: this.signal,
+        tooLarge: (cause) => tooLarge(this.node, maxBytes, operation, cause),
       },
-    ).catch(tooLarge(this.node, maxBytes, operation));
+    );
   }
 
   private answer(operation: string, answer: HttpAnswer): Json {
@@ -208,15 +202,11 @@ function htmlText(html: string): string {
 const FAULT = /<(\w+:)?Fault[\s>]/;
 
 /** A node's answer over `maxBytes`, cut mid-stream by the transport, as a coded error. */
-function tooLarge(node: NodeEndpoint, maxBytes: number, operation: string): (err: unknown) => never {
-  return (err) => {
-    if (err instanceof ResponseTooLargeError)
-      throw new AXLError(
-        `${operation}: the AXL answer from ${node.host} is over ${sizeLabel(maxBytes)}; it was abandoned unread (ask for fewer rows or returned tags)`,
-        { cause: err },
-      );
-    throw err;
-  };
+function tooLarge(node: NodeEndpoint, maxBytes: number, operation: string, cause: Error): AXLError {
+  return new AXLError(
+    `${operation}: the AXL answer from ${node.host} is over ${sizeLabel(maxBytes)}; it was abandoned unread (ask for fewer rows or returned tags)`,
+    { cause },
+  );
 }
 
 /** A SOAP 1.1 fault with an optional axlError detail, or undefined for any other body. */
@@ -268,7 +258,7 @@ export async function negotiateVersion(
   const agent = tlsAgent(node);
   try {
     const probe = (v: string): Promise<HttpAnswer> =>
-      withNetworkRetry(
+      retriedExchange(
         node,
         node.retry ?? DEFAULT_RETRY,
         (signal) =>
@@ -286,8 +276,11 @@ export async function negotiateVersion(
             body: `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/${v}"><soapenv:Body><ns:getCCMVersion/></soapenv:Body></soapenv:Envelope>`,
             signal,
           }),
-        { busy: busyAnswer, ...(node.signal ? { signal: node.signal } : {}) },
-      ).catch(tooLarge(node, PROBE_MAX_BYTES, 'getCCMVersion'));
+        {
+          signal: node.signal,
+          tooLarge: (cause) => tooLarge(node, PROBE_MAX_BYTES, 'getCCMVersion', cause),
+        },
+      );
     let tried = first;
     let supported: string[] = [];
     const refused: string[] = [];

@@ -4,14 +4,8 @@
 import { AXLError } from '../../../kernel/sdk/index.ts';
 import { concreteVersions, parseSupportedVersions } from './version-list.ts';
 import type { NodeEndpoint, RetryPolicy } from './transport.ts';
-import {
-  busyAnswer,
-  DEFAULT_RETRY,
-  httpsExchange,
-  ResponseTooLargeError,
-  tlsAgent,
-  withNetworkRetry,
-} from './transport.ts';
+import { DEFAULT_RETRY, httpsExchange, tlsAgent } from './transport.ts';
+import { retriedExchange } from '../node/retried-exchange.ts';
 
 /** A node that keeps answering 599 is not asked forever. */
 const MAX_GUESSES = 4;
@@ -59,7 +53,7 @@ function ask(
   agent: ReturnType<typeof tlsAgent>,
   guess: string,
 ): ReturnType<typeof httpsExchange> {
-  return withNetworkRetry(
+  return retriedExchange(
     node,
     node.retry ?? DEFAULT_RETRY,
     (signal) =>
@@ -77,12 +71,10 @@ function ask(
         },
         body: `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="http://www.cisco.com/AXL/API/${guess}"><soapenv:Body><ns:getCCMVersion/></soapenv:Body></soapenv:Envelope>`,
       }),
-    { busy: busyAnswer, ...(node.signal ? { signal: node.signal } : {}) },
-  ).catch((err: unknown) => {
-    if (err instanceof ResponseTooLargeError)
-      throw new AXLError(`${node.host} answered getCCMVersion with over 1 MiB; refused unread`, {
-        cause: err,
-      });
-    throw err;
-  });
+    {
+      signal: node.signal,
+      tooLarge: (cause) =>
+        new AXLError(`${node.host} answered getCCMVersion with over 1 MiB; refused unread`, { cause }),
+    },
+  );
 }

@@ -118,8 +118,11 @@ export class AxlSchemaCache {
     return annotateFields(fields, model.elementFields(operation) ?? [], model);
   }
 
-  /** The version's XSD read for its facts, once per process (a failed read is tried again next time). */
-  private xsdModel(version: string): Promise<XsdModel> {
+  /**
+   * The version's XSD read for its facts, once per process (a failed read is tried again next time):
+   * what describe annotates fields with, and what a change's target and inverse are derived from.
+   */
+  xsdModel(version: string): Promise<XsdModel> {
     const known = this.xsd.get(version);
     if (known) return known;
     const p = Promise.all(

@@ -11,14 +11,8 @@ import type { AxlSchemaCache } from './schema-cache.ts';
 import { SCHEMA_FILES } from './schema-cache.ts';
 import { checkSchemaText } from './schema-guard.ts';
 import type { NodeEndpoint, RetryPolicy } from './transport.ts';
-import {
-  busyAnswer,
-  DEFAULT_RETRY,
-  httpsExchange,
-  ResponseTooLargeError,
-  tlsAgent,
-  withNetworkRetry,
-} from './transport.ts';
+import { DEFAULT_RETRY, httpsExchange, tlsAgent } from './transport.ts';
+import { retriedExchange } from '../node/retried-exchange.ts';
 
 export type Progress = (done: number, total: number, message: string) => void;
 
@@ -69,7 +63,7 @@ export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitRes
   const agent = tlsAgent(o);
   try {
     progress(0, 0, `downloading the AXL toolkit from ${o.host}`);
-    const answer = await withNetworkRetry(
+    const answer = await retriedExchange(
       o,
       o.retry ?? DEFAULT_RETRY,
       (signal) =>
@@ -82,12 +76,12 @@ export async function downloadAxlToolkit(o: ToolkitDownload): Promise<ToolkitRes
           onData: (got, total) => progress(got, total ?? 0, 'downloading'),
           signal,
         }),
-      { busy: busyAnswer, ...(o.signal ? { signal: o.signal } : {}) },
-    ).catch((err: unknown) => {
-      if (err instanceof ResponseTooLargeError)
-        throw new PayloadTooLargeError(`the toolkit from ${o.host} is larger than ${maxZip} bytes; refused`);
-      throw err;
-    });
+      {
+        signal: o.signal,
+        tooLarge: () =>
+          new PayloadTooLargeError(`the toolkit from ${o.host} is larger than ${maxZip} bytes; refused`),
+      },
+    );
     if (answer.status === 401 || answer.status === 403)
       throw new AXLError(
         `authentication to ${o.host} failed (HTTP ${answer.status}) while downloading the toolkit`,

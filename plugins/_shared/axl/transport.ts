@@ -17,6 +17,7 @@ import {
   type NodeIoSettings,
   type NodeService,
 } from '../../../kernel/sdk/index.ts';
+import { classifyNodeRequest } from '../changes/node-request-class.ts';
 import { tlsRefusal } from './tls-mismatch.ts';
 import { untilAborted } from '../node/abort.ts';
 
@@ -205,10 +206,13 @@ function exchange(
   };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
   // Reported before anything leaves: a spent rate-limit window throws here (a coded error, not retried).
+  // Classified here, where every HTTP(S) request leaves, so no tool can send one unclassified (a call
+  // using a read-only credential may send reads only).
   const ticket = currentNodeRequests().request({
     service: req.service,
     operation: req.operation ?? `${req.method} ${req.path.split('?')[0] ?? ''}`,
     address: hostPort(node.host, node.port),
+    change_class: classifyNodeRequest(req),
   });
   return new Promise((resolve, reject) => {
     const signal = req.signal;

@@ -25,6 +25,18 @@ export interface ServiceabilityApi {
 }
 
 /**
+ * The rate fault the serviceability APIs answer beyond a node's budget: a faultstring saying "Exceeded
+ * allowed rate", naming the limit as "<n> requests per minute" when it does (PerfMon's fault, as a node
+ * answers it, reads so: perfmon/api.ts; the other APIs' wording is assumed the same). The limit named, null
+ * when none is, undefined for any other fault.
+ */
+export function exceededAllowedRate(faultstring: string): number | null | undefined {
+  if (!/Exceeded allowed rate/i.test(faultstring)) return undefined;
+  const limit = /(\d{1,4})\s+requests? per minute/i.exec(faultstring);
+  return limit ? Number(limit[1]) : null;
+}
+
+/**
  * The login each product's serviceability APIs take: the platform's application user, which is the
  * product's stored AXL credential on CUCM and IM&P and the stored CUPI administrator on Unity Connection
  * (the same OS-level administrator account answers every VOS SOAP service there).

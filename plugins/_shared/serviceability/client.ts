@@ -7,15 +7,9 @@ import type { Agent } from 'node:https';
 import type { ClientVault, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
 import { currentNodeRequests, ServiceabilityError } from '../../../kernel/sdk/index.ts';
 import type { HttpAnswer, NodeEndpoint, RetryPolicy } from '../axl/transport.ts';
-import {
-  busyAnswer,
-  DEFAULT_RETRY,
-  httpsExchange,
-  ResponseTooLargeError,
-  tlsAgent,
-  withNetworkRetry,
-} from '../axl/transport.ts';
+import { DEFAULT_RETRY, httpsExchange, tlsAgent } from '../axl/transport.ts';
 import { loadEndpoint, PORTS } from '../node/endpoint.ts';
+import { retriedExchange } from '../node/retried-exchange.ts';
 import type { XmlNode } from '../node/xml-text.ts';
 import type { ServiceabilityApi } from './api.ts';
 import { SERVICEABILITY_LOGIN } from './api.ts';
@@ -138,7 +132,7 @@ export class ServiceabilityClient {
     const maxBytes = c.maxAnswerBytes ?? this.#o.maxAnswerBytes ?? 8 * 1024 * 1024;
     const body = soapEnvelope(c.api.namespace, c.operation, c.fields ?? {});
     // Each attempt takes its own slot: a retried request may have reached the node and been counted there.
-    const answer = await withNetworkRetry(
+    const answer = await retriedExchange(
       node,
       this.#o.retry ?? DEFAULT_RETRY,
       async (attemptSignal) => {
@@ -156,17 +150,14 @@ export class ServiceabilityClient {
         });
       },
       {
-        busy: busyAnswer,
         idempotent: c.idempotent ?? true,
-        ...(c.signal ? { signal: c.signal } : {}),
+        signal: c.signal,
+        tooLarge: () =>
+          new ServiceabilityError(
+            `${c.api.name} on ${where} sent more than ${maxBytes} bytes for ${c.operation}; refused`,
+          ),
       },
-    ).catch((err: unknown) => {
-      if (err instanceof ResponseTooLargeError)
-        throw new ServiceabilityError(
-          `${c.api.name} on ${where} sent more than ${maxBytes} bytes for ${c.operation}; refused`,
-        );
-      throw err;
-    });
+    );
     try {
       c.onAnswer?.(answer);
       return readAnswer(answer, {

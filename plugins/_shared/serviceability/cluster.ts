@@ -6,14 +6,19 @@
 // sent to it. Every serviceability tool that
 // reads "all nodes" asks here; the CLI tools (cert list, DRF status) keep `show network cluster`.
 import type { ClientVault, Product } from '../../../kernel/sdk/index.ts';
-import { BadRequestError, CredentialError, type KernelError } from '../../../kernel/sdk/index.ts';
+import {
+  BadRequestError,
+  CredentialError,
+  currentNodeRequests,
+  type KernelError,
+} from '../../../kernel/sdk/index.ts';
 import type { AxlConnections } from '../axl/connections.ts';
 import type { Json } from '../axl/schema.ts';
 import { KIND_LABEL, PRODUCT_LABEL } from '../tools/product-labels.ts';
 import type { ClusterNode, NodeTarget } from '../vos/cluster-nodes.ts';
 import { targetsFor } from '../vos/cluster-nodes.ts';
 import { SERVICEABILITY_LOGIN } from './api.ts';
-import type { NodeFailure } from './control-center/service.ts';
+import { codedFailure, type NodeFailure } from '../node/node-failures.ts';
 
 /** How a product lists its cluster's nodes through one node the caller has a credential for. */
 export interface ClusterListing {
@@ -100,13 +105,15 @@ export async function clusterTargets(
   signal?: AbortSignal,
 ): Promise<ClusterTargets> {
   const kind = SERVICEABILITY_LOGIN[product];
+  // The listing is a request of its own (AXL or CUPI): the caller's allowlist decides it like any other.
+  currentNodeRequests().permit(product === 'cuc' ? 'cupi' : 'axl', CLUSTER_LISTING_OPERATION[product]);
   const targets = await targetsFor(vault, product, host, await listing.list(vault, host, signal), kind);
   // The host given first, whatever the cluster's order.
   targets.sort((a, b) => Number(b.credentialHost === host) - Number(a.credentialHost === host));
   const reached: ClusterTargets['reached'] = [];
   const unreached: NodeFailure[] = [];
   const notRead = (node: string, cause: KernelError): void => {
-    unreached.push({ node, error: { code: cause.code, message: cause.message }, cause });
+    unreached.push({ node, error: codedFailure(cause), cause });
   };
   for (const t of targets) {
     if (!t.credentialHost)

@@ -9,22 +9,24 @@ import {
 } from '../axl/answer-cursor.ts';
 import { DEFAULT_BUDGET_BYTES, listAll, listPage, sqlQuery, type Cursor, type Page } from '../axl/paging.ts';
 import type { Json } from '../axl/schema.ts';
+import { axlChangeAdapter } from '../changes/axl-adapter.ts';
+import { CHANGE_CLASS_NOTE, classifyAxl } from '../changes/classify.ts';
+import { gateChange } from '../changes/gate.ts';
 import { assertCarriable } from '../node/wire-text.ts';
 import { axlCallSummary } from './axl-summary.ts';
 import { hostField } from './credential-input.ts';
+import { GATE_NOTE, gateInput, gateOutput, gateReply } from './gate-fields.ts';
 import type { AxlState } from './plugin-state.ts';
 import { A_PRODUCT, PRODUCT_LABEL } from './product-labels.ts';
 import { jsonValue } from './json-value.ts';
 import { axlCallOutput } from './output-shapes.ts';
-
-const WRITE = /^(add|update|remove|apply|reset|restart|do|wipe|lock|execute(SQLUpdate|SmdbMaintenance))/;
 
 /** `<product>_axl_call`: any AXL operation the caller's allowlist permits, JSON in and out, paged. */
 export function axlCallTool(product: Product) {
   return toolsFor<AxlState>()({
     name: 'axl_call',
     title: `Call ${A_PRODUCT[product]} AXL operation`,
-    description: `Runs one AXL operation (get, list, add, update, remove, do, apply, executeSQLQuery...) on the ${PRODUCT_LABEL[product]} node, as your AXL allowlist permits. args is the request body as JSON, e.g. {"name":"SEP001122334455"} for getPhone. executeSQLQuery: {"sql":"select ..."}. An answer over max_bytes carries cursor: repeat the call with it. Pages follow rows added or removed between calls; complete false with incomplete.code ROWS_SHIFTED means the rows moved too far to be sure none was skipped: read again without cursor.`,
+    description: `Runs one AXL operation (get, list, add, update, remove, do, apply, executeSQLQuery...) on the ${PRODUCT_LABEL[product]} node, as your AXL allowlist permits. args is the request body as JSON, e.g. {"name":"SEP001122334455"} for getPhone. executeSQLQuery: {"sql":"select ..."}. An answer over max_bytes carries cursor: repeat the call with it. Pages follow rows added or removed between calls; complete false with incomplete.code ROWS_SHIFTED means the rows moved too far to be sure none was skipped: read again without cursor. ${CHANGE_CLASS_NOTE} ${product}_list_axl_operations shows each operation's class. ${GATE_NOTE}`,
     input: {
       host: hostField,
       operation: z
@@ -50,8 +52,9 @@ export function axlCallTool(product: Product) {
         .max(4 * 1024 * 1024)
         .default(DEFAULT_BUDGET_BYTES)
         .describe('Largest answer in JSON bytes before a cursor'),
+      ...gateInput,
     },
-    output: axlCallOutput,
+    output: { ...axlCallOutput, ...gateOutput },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     access: { allowlist: 'axl', subject: (i) => String(i.operation) },
     service: 'axl',
@@ -60,21 +63,25 @@ export function axlCallTool(product: Product) {
       // Before anything reaches the node (not even the version negotiation).
       assertCarriable(input.args, 'args', 'xml');
       const fp = callFingerprint(ctx.caller.name, input.host, input.operation, input.args);
+      const change_class = classifyAxl(input.operation, input.args).class;
       const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
       if (cursor?.k === 'text')
-        return structuredReply(heldSlice(ctx.shared.held, ctx.caller.name, cursor, input));
+        return structuredReply({
+          change_class,
+          ...heldSlice(ctx.shared.held, ctx.caller.name, cursor, input),
+        });
       if (cursor?.k === 'page') throw new BadRequestError('this cursor belongs to another tool');
       if (cursor && cursor.c !== fp)
         throw new BadRequestError(
           'this cursor belongs to another call (operation, arguments or host differ)',
         );
-      const base = { host: input.host, operation: input.operation };
+      const base = { host: input.host, operation: input.operation, change_class };
       return ctx.shared.axl.with(
         ctx.vault,
         input.host,
         async ({ client }) => {
-          if (WRITE.test(input.operation))
-            ctx.log.info({ host: input.host, operation: input.operation }, 'AXL write');
+          if (change_class !== 'read')
+            ctx.log.info({ host: input.host, operation: input.operation, change_class }, 'AXL write');
           const rows = await rowsOf(client, input, cursor);
           if (rows) {
             const next = rows.page.cursor;
@@ -97,6 +104,19 @@ export function axlCallTool(product: Product) {
                   }
                 : {}),
             });
+          }
+          if (change_class !== 'read') {
+            const xsd = await ctx.shared.axl.cache.xsdModel(client.version);
+            const out = await gateChange(
+              ctx,
+              axlChangeAdapter(client, xsd),
+              input,
+              () => client.call(input.operation, input.args),
+              { host: input.host },
+            );
+            return gateReply(out, base, (result) =>
+              structuredReply({ ...base, axl_version: client.version, complete: true, result }),
+            );
           }
           const result = await client.call(input.operation, input.args);
           const text = JSON.stringify(result);

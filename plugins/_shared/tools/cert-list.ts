@@ -20,7 +20,8 @@ import {
   targetsFor,
   type NodeTarget,
 } from '../vos/cluster-nodes.ts';
-import { cliReader, codedError, unrecognised } from './cli-sections.ts';
+import { partFailure } from '../node/node-failures.ts';
+import { cliReader, unrecognised } from './cli-sections.ts';
 import { certListOutput } from './cert-list-output.ts';
 import { hostField } from './credential-input.ts';
 import type { VosState } from './plugin-state.ts';
@@ -140,7 +141,8 @@ export function certListTool(product: Product, trustTool: string) {
     },
     output: certListOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    // The profile's SSH allowlist decides, on the list command: the others are `show` commands too.
+    // The profile's SSH allowlist decides on the list command; every later command (show cert own,
+    // the trust list, show network cluster) is asked about too, by the shell pool, before it is sent.
     access: { allowlist: 'ssh', subject: () => CERT_LIST_OWN_COMMAND },
     service: 'ssh',
     summary: (i) => ({
@@ -197,9 +199,9 @@ export function certListTool(product: Product, trustTool: string) {
             ...(await readNode(ctx, product, t.credentialHost, o)),
           });
         } catch (err) {
-          if (ctx.signal.aborted) throw err;
-          const e = codedError('', err);
-          nodes.push({ ...head, reached: false, error: { error: e.error, message: e.message }, ...empty });
+          // A command the caller may not run ends the call (DENIED): it is not one node's failure.
+          const e = partFailure(err, ctx.signal);
+          nodes.push({ ...head, reached: false, error: { error: e.code, message: e.message }, ...empty });
         }
       }
       return structuredReply({ host: input.host, nodes });

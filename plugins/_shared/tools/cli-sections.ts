@@ -1,8 +1,9 @@
 // Several read-only CLI commands in one tool call, on the node's pooled shell. The first command's
 // failure is the call's (no credential, host key not trusted, node unreachable: a coded error); a later
 // command that fails (an older release without it, a command error) is reported beside the answers that
-// were read, so one missing view does not hide the others.
-import type { ClientVault, Product } from '../../../kernel/sdk/index.ts';
+// were read, so one missing view does not hide the others. A later command the caller's SSH allowlist
+// refuses (the pool asks it about each one) ends the call: it is the caller's refusal, not the node's.
+import { ProfilePermissionError, type ClientVault, type Product } from '../../../kernel/sdk/index.ts';
 import type { VosState } from './plugin-state.ts';
 
 export interface SectionError {
@@ -45,7 +46,7 @@ export function cliReader(
       try {
         return await run(command);
       } catch (err) {
-        if (signal.aborted) throw err;
+        if (signal.aborted || err instanceof ProfilePermissionError) throw err;
         errors.push(codedError(command, err));
         return undefined;
       }

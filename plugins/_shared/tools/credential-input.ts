@@ -30,6 +30,12 @@ export const credentialInput = {
   cert_pem: PEM.optional().describe(
     "PEM of the node's own self-signed certificate, pinned by fingerprint (for one issued by a CA, give that CA as ca_cert_pem)",
   ),
+  read_only: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: writes forbidden with this credential; any request that is not a read is refused before it is sent (READ_ONLY_CREDENTIAL). For audits. An update without it makes the credential writable again',
+    ),
 };
 
 /** Phone web access adds the scheme: most phones serve HTTP, 98xx models only HTTPS. */
@@ -49,6 +55,7 @@ export interface CredentialArgs {
   ca_cert_pem?: string | undefined;
   cert_pem?: string | undefined;
   scheme?: 'http' | 'https' | undefined;
+  read_only?: boolean | undefined;
 }
 
 export function toSecret(a: CredentialArgs): CredentialSecret {
@@ -64,5 +71,6 @@ export function toSecret(a: CredentialArgs): CredentialSecret {
     username: a.username,
     password: a.password,
     ...(Object.keys(options).length > 0 ? { options } : {}),
+    ...(a.read_only === true ? { read_only: true } : {}),
   };
 }

@@ -129,6 +129,7 @@ function pageRequest(
   if (input.scheme) details.Scheme = input.scheme;
   if (input.ca_cert_pem) details['CA certificate'] = 'given (PEM)';
   if (input.cert_pem) details['Pinned certificate'] = 'given (PEM)';
+  if (input.read_only === true) details.Writes = 'forbidden (read-only credential)';
   const hostKey = spec.kind === 'os' ? hostKeyView(spec, input.host, ctx) : undefined;
   return {
     tool: toolName,

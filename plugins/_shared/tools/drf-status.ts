@@ -96,8 +96,8 @@ export function drfStatusTool(product: Product, trustTool: string) {
     input: { host: hostField },
     output: drfStatusOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    // The profile's SSH allowlist decides, on the history command: the status and schedule commands
-    // that follow are fixed and read-only like it.
+    // The profile's SSH allowlist decides on the history command; the status and schedule commands that
+    // follow are each asked about too, by the shell pool, before they are sent.
     access: { allowlist: 'ssh', subject: () => DRF_HISTORY_COMMAND },
     service: 'ssh',
     summary: () => ({

@@ -1,4 +1,5 @@
 import { BadRequestError, structuredReply, toolsFor, z, type Product } from '../../../kernel/sdk/index.ts';
+import { classifyAxl } from '../changes/classify.ts';
 import { hostField } from './credential-input.ts';
 import type { AxlState } from './plugin-state.ts';
 import { PRODUCT_LABEL } from './product-labels.ts';
@@ -9,7 +10,7 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
   return toolsFor<AxlState>()({
     name: 'list_axl_operations',
     title: `List ${PRODUCT_LABEL[product]} AXL operations`,
-    description: `Lists the cached AXL schema's operations (${downloadTool}), filtered by pattern; with operation, its request fields to depth: whether each is required, the alternatives of a choice (one of them is required when the choice is), and enumerated values. Version: version, else the one negotiated with host, else the newest.`,
+    description: `Lists the cached AXL schema's operations (${downloadTool}), filtered by pattern; with operation, its request fields to depth: whether each is required, the alternatives of a choice (one of them is required when the choice is), and enumerated values. change_classes (or change_class) says what each operation does on the node: read, change, or destructive (removes something, interrupts service or cannot be put back). Version: version, else the one negotiated with host, else the newest.`,
     input: {
       host: hostField.optional(),
       version: z
@@ -47,7 +48,12 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
         throw new BadRequestError(`no AXL schema is in the local cache; run ${downloadTool} first`);
       if (input.operation) {
         const fields = await cache.describe(version, input.operation, input.depth);
-        return structuredReply({ version, operation: input.operation, request_fields: fields });
+        return structuredReply({
+          version,
+          operation: input.operation,
+          change_class: classifyAxl(input.operation).class,
+          request_fields: fields,
+        });
       }
       const operations = await cache.operations(version, input.pattern);
       return structuredReply({
@@ -55,6 +61,7 @@ export function listAxlOperationsTool(product: Product, downloadTool: string) {
         ...(input.pattern ? { pattern: input.pattern } : {}),
         count: operations.length,
         operations,
+        change_classes: Object.fromEntries(operations.map((op) => [op, classifyAxl(op).class])),
       });
     },
   });

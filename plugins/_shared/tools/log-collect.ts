@@ -1,6 +1,5 @@
 import {
   BadRequestError,
-  isKernelError,
   structuredReply,
   toolsFor,
   z,
@@ -8,6 +7,7 @@ import {
   type KernelError,
   type Product,
 } from '../../../kernel/sdk/index.ts';
+import { codedFailure, failIfNoneAnswered, partFailure, type CodedFailure } from '../node/node-failures.ts';
 import { checkContent, keptName } from '../serviceability/logs/content.ts';
 import { GET_FILE_API, getOneFile } from '../serviceability/logs/get-file.ts';
 import type { LogState } from '../serviceability/logs/store.ts';
@@ -93,7 +93,7 @@ export function logCollectTool(product: Product) {
       const paths = [...new Set(input.files)];
       let kept = 0;
       const files: Record<string, unknown>[] = [];
-      const failed: { path: string; error: Record<string, unknown>; cause: KernelError }[] = [];
+      const failed: { path: string; error: CodedFailure; cause: KernelError }[] = [];
       const links: ContentBlock[] = [];
       await client.session(endpoint, async (call) => {
         for (const path of paths) {
@@ -132,23 +132,13 @@ export function logCollectTool(product: Product) {
               expanded: checked.kind === 'gzip',
             });
           } catch (err) {
-            if (!isKernelError(err) || !err.expose || ctx.signal.aborted) throw err;
             // One file failing leaves the others: it is reported with its code.
-            failed.push({
-              path,
-              error: {
-                code: err.code,
-                message: err.message,
-                ...(err.retryAfterSeconds !== undefined
-                  ? { retry_after_seconds: err.retryAfterSeconds }
-                  : {}),
-              },
-              cause: err,
-            });
+            const cause = partFailure(err, ctx.signal);
+            failed.push({ path, error: codedFailure(cause), cause });
           }
         }
       });
-      if (files.length === 0 && failed[0]) throw failed[0].cause;
+      failIfNoneAnswered(files, failed);
       return structuredReply(
         {
           node: input.host,

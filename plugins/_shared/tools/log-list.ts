@@ -1,13 +1,6 @@
-import {
-  BadRequestError,
-  isKernelError,
-  structuredReply,
-  toolsFor,
-  z,
-  type Product,
-} from '../../../kernel/sdk/index.ts';
+import { BadRequestError, structuredReply, toolsFor, z, type Product } from '../../../kernel/sdk/index.ts';
+import { eachNode, failIfNoneAnswered } from '../node/node-failures.ts';
 import { assertCarriable } from '../node/wire-text.ts';
-import type { NodeFailure } from '../serviceability/control-center/service.ts';
 import {
   LOG_COLLECTION_API,
   LOG_COLLECTION_ARRAYS,
@@ -143,11 +136,9 @@ export function logListTool(product: Product) {
       assertCarriable([...input.services, ...input.system_logs], 'services', 'xml');
       const { from, to } = windowOf(input);
       const hosts = [...new Map([input.host, ...input.nodes].map((h) => [h.toLowerCase(), h])).values()];
-      const nodes = [];
-      const failed: NodeFailure[] = [];
-      // One node after the other: each has its own budget, and a cluster is a handful of nodes.
-      for (const host of hosts) {
-        try {
+      const { answered: nodes, failed } = await eachNode(
+        hosts,
+        async (host) => {
           const endpoint = await client.endpoint(ctx.vault, host);
           const response = await client.call(endpoint, {
             api: LOG_COLLECTION_API,
@@ -157,26 +148,16 @@ export function logListTool(product: Product) {
             ...opt,
           });
           const selected = readSelectedLogs(response, host);
-          nodes.push({
+          return {
             node: host,
             files: selected.logs.flatMap((l) => l.files.map((f) => ({ log: l.name, ...f }))),
             truncated: selected.truncated,
             rate_limit: client.budget(LOG_COLLECTION_API, endpoint),
-          });
-        } catch (err) {
-          if (!isKernelError(err) || !err.expose || ctx.signal?.aborted) throw err;
-          failed.push({
-            node: host,
-            error: {
-              code: err.code,
-              message: err.message,
-              ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}),
-            },
-            cause: err,
-          });
-        }
-      }
-      if (nodes.length === 0 && failed[0]) throw failed[0].cause;
+          };
+        },
+        ctx.signal,
+      );
+      failIfNoneAnswered(nodes, failed);
       return structuredReply({
         window: { from: from.toISOString(), to: to.toISOString() },
         nodes,

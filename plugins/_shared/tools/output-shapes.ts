@@ -1,13 +1,22 @@
 // The structured results of the tools built from plugins/_shared, as their `output` shapes: what tools/list
 // publishes as outputSchema and what the kernel checks each result against. Open where the node decides
 // the content (an AXL answer, a probe's details); no descriptions, since every byte is in every tools/list.
-import { PRODUCTS, z } from '../../../kernel/sdk/index.ts';
+import { CHANGE_CLASSES, PRODUCTS, z } from '../../../kernel/sdk/index.ts';
 
 const product = z.enum(PRODUCTS);
 const kind = z.enum(['axl', 'cupi', 'os', 'phone']);
+/** What a call does on the node, from the change table (plugins/_shared/changes/). */
+export const changeClass = z.enum(CHANGE_CLASSES);
 
 /** A vault entry as listing shows it: where a credential is, never what it is. */
-const credentialEntry = { product, kind, host: z.string(), updatedAt: z.string() };
+const credentialEntry = {
+  product,
+  kind,
+  host: z.string(),
+  updatedAt: z.string(),
+  /** Writes forbidden with this credential (docs/vault.md, Read-only credentials). */
+  read_only: z.boolean(),
+};
 
 const hostKeyStatus = z.object({
   product,
@@ -26,6 +35,7 @@ const credentialOutcome = {
   kind,
   host: z.string(),
   updatedAt: z.string().optional(),
+  read_only: z.boolean().optional(),
   host_key: z.enum(['trusted', 'rejected']).optional(),
   pending: z.literal(true).optional(),
   url: z.string().optional(),
@@ -122,7 +132,10 @@ export const listAxlOperationsOutput = {
   pattern: z.string().optional(),
   count: z.number().optional(),
   operations: z.array(z.string()).optional(),
+  /** Each listed operation's class, by name (beside `operations`, which stays a list of names). */
+  change_classes: z.record(z.string(), changeClass).optional(),
   operation: z.string().optional(),
+  change_class: changeClass.optional(),
   request_fields: z.array(field).optional(),
 };
 
@@ -134,7 +147,9 @@ export const axlCallOutput = {
   host: z.string().optional(),
   operation: z.string().optional(),
   axl_version: z.string().optional(),
-  complete: z.boolean(),
+  change_class: changeClass,
+  /** Absent from a dry run's answer. */
+  complete: z.boolean().optional(),
   /** Why a row answer stops short without a cursor (the rows moved between pages). */
   incomplete: z.object({ code: z.string(), reason: z.string() }).optional(),
   count: z.number().optional(),
@@ -149,8 +164,10 @@ export const axlCallOutput = {
 export const osRunCommandOutput = {
   host: z.string(),
   command: z.string(),
-  output: z.string(),
-  truncated: z.boolean(),
-  reused_shell: z.boolean(),
-  duration_ms: z.number(),
+  change_class: changeClass,
+  // Absent from a dry run's answer (nothing was run).
+  output: z.string().optional(),
+  truncated: z.boolean().optional(),
+  reused_shell: z.boolean().optional(),
+  duration_ms: z.number().optional(),
 };

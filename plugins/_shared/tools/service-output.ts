@@ -1,6 +1,7 @@
 // The structured results of <product>_service_status and <product>_service_control (their `output`
 // shapes): what the node reported per service, and per node what failed.
 import { z } from '../../../kernel/sdk/index.ts';
+import { changeClass } from './output-shapes.ts';
 
 const service = {
   name: z.string(),
@@ -42,6 +43,8 @@ export const serviceStatusOutput = {
 export const serviceControlOutput = {
   node: z.string(),
   action: z.enum(['Start', 'Stop', 'Restart']),
-  services: z.array(z.object({ ...service, changed: z.boolean() })),
-  rate_limit: rateLimit,
+  change_class: changeClass,
+  // Absent from a dry run's answer (nothing was controlled).
+  services: z.array(z.object({ ...service, changed: z.boolean() })).optional(),
+  rate_limit: rateLimit.optional(),
 };

@@ -2,7 +2,7 @@ import { NotFoundError, structuredReply, toolsFor, z, type Product } from '../..
 import { assertCarriable } from '../node/wire-text.ts';
 import type { ServiceInfo, ServiceSpecification } from '../serviceability/control-center/answers.ts';
 import { clusterStatus } from '../serviceability/control-center/service.ts';
-import type { NodeFailure } from '../serviceability/control-center/service.ts';
+import { failIfNoneAnswered, type NodeFailure } from '../node/node-failures.ts';
 import type { ServiceabilityState } from '../serviceability/state.ts';
 import { CLUSTER_LISTING_OPERATION, clusterTargets } from '../serviceability/cluster.ts';
 import { hostField } from './credential-input.ts';
@@ -71,8 +71,7 @@ export function serviceStatusTool(product: Product) {
         ctx.signal,
       );
       const failed = [...refused, ...unreached];
-      // Nothing answered: the call failed, with the one error there is (or the first of several).
-      if (answered.length === 0 && failed[0]) throw failed[0].cause;
+      failIfNoneAnswered(answered, failed);
       if (input.services.length > 0) {
         const known = new Set(answered.flatMap((n) => n.services.map((s) => s.name.toLowerCase())));
         const missing = input.services.filter((s) => !known.has(s.toLowerCase()));

@@ -1,6 +1,5 @@
 import {
   BadRequestError,
-  isKernelError,
   NotFoundError,
   ProfilePermissionError,
   structuredReply,
@@ -19,6 +18,7 @@ import {
   TRACE_LEVELS,
   type TraceLevel,
 } from '../vos/trace-output.ts';
+import { eachNode, failIfNoneAnswered, type NodeFailure } from '../node/node-failures.ts';
 import { unrecognised } from './cli-sections.ts';
 import { hostField } from './credential-input.ts';
 import type { VosState } from './plugin-state.ts';
@@ -52,11 +52,6 @@ interface NodeAnswer {
   changed?: boolean;
   recognised: boolean;
   unrecognised?: { command: string; excerpt: string };
-}
-
-interface NodeFailure {
-  node: string;
-  error: { code: string; message: string };
 }
 
 /**
@@ -112,7 +107,7 @@ export function traceLevelTool(product: Product, trustTool: string) {
   });
 }
 
-/** One command on one node, checked against the caller's SSH allowlist first (nothing unchecked is sent). */
+/** One command on one node (the shell pool checks it against the caller's SSH allowlist first). */
 async function run(
   ctx: Ctx,
   product: Product,
@@ -120,16 +115,8 @@ async function run(
   command: string,
   confirm = false,
 ): Promise<string> {
-  ctx.node.permit('ssh', command);
   const r = await ctx.shared.shells.run(ctx.vault, product, host, command, { confirm, signal: ctx.signal });
   return r.output;
-}
-
-/** A node's coded refusal, kept with its error; anything else (a permission refusal, a defect) ends the call. */
-function failure(node: string, err: unknown, ctx: Ctx): NodeFailure & { cause: Error } {
-  if (!isKernelError(err) || !err.expose || err instanceof ProfilePermissionError || ctx.signal.aborted)
-    throw err;
-  return { node, error: { code: err.code, message: err.message }, cause: err };
 }
 
 function stateOf(node: string, task: string, output: string): NodeAnswer {
@@ -159,27 +146,22 @@ function reply(task: string | null, levelSet: Level | null, nodes: NodeAnswer[],
     task,
     level_set: levelSet,
     nodes,
-    failed: failed.map(({ node, error }) => ({ node, error })),
+    // The CLI's failures carry no retry time: the listed error keeps the output's two fields.
+    failed: failed.map(({ node, error }) => ({ node, error: { code: error.code, message: error.message } })),
     complete: failed.length === 0,
   };
 }
 
 async function read(ctx: Ctx, product: Product, input: Input, hosts: string[]) {
-  const nodes: NodeAnswer[] = [];
-  const failed: (NodeFailure & { cause: Error })[] = [];
-  for (const host of hosts) {
-    try {
-      nodes.push(
-        input.task === undefined
-          ? tasksOf(host, await run(ctx, product, host, SHOW_TRACE_COMMAND))
-          : stateOf(host, input.task, await run(ctx, product, host, showTraceCommand(input.task))),
-      );
-    } catch (err) {
-      failed.push(failure(host, err, ctx));
-    }
-  }
-  // Nothing answered: the call failed, with the first node's error.
-  if (nodes.length === 0 && failed[0]) throw failed[0].cause;
+  const { answered: nodes, failed } = await eachNode(
+    hosts,
+    async (host) =>
+      input.task === undefined
+        ? tasksOf(host, await run(ctx, product, host, SHOW_TRACE_COMMAND))
+        : stateOf(host, input.task, await run(ctx, product, host, showTraceCommand(input.task))),
+    ctx.signal,
+  );
+  failIfNoneAnswered(nodes, failed);
   return reply(input.task ?? null, null, nodes, failed);
 }
 
@@ -203,21 +185,16 @@ async function set(ctx: Ctx, product: Product, task: string, level: Level, hosts
       `${missing.join(', ')} list${missing.length === 1 ? 's' : ''} no trace task named ${task}; nothing was changed${known.length > 0 ? `. Tasks: ${known.slice(0, 30).join(', ')}` : ''}`,
     );
   const command = setTraceCommand(level, task);
-  const nodes: NodeAnswer[] = [];
-  const failed: (NodeFailure & { cause: Error })[] = [];
-  for (const host of hosts) {
-    try {
+  const { answered: nodes, failed } = await eachNode(
+    hosts,
+    async (host): Promise<NodeAnswer> => {
       // A (y/n) question, if the node asks one, is answered y: the caller confirmed.
       await run(ctx, product, host, command, true);
-      nodes.push({
-        ...stateOf(host, task, await run(ctx, product, host, showTraceCommand(task))),
-        changed: true,
-      });
-    } catch (err) {
-      failed.push(failure(host, err, ctx));
-    }
-  }
-  if (nodes.length === 0 && failed[0]) throw failed[0].cause;
+      return { ...stateOf(host, task, await run(ctx, product, host, showTraceCommand(task))), changed: true };
+    },
+    ctx.signal,
+  );
+  failIfNoneAnswered(nodes, failed);
   ctx.log.info({ task, level, nodes: hosts }, 'trace level set over the CLI');
   return reply(task, level, nodes, failed);
 }

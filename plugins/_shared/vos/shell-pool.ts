@@ -5,6 +5,7 @@ import {
   SSHError,
   currentNodeRequests,
   hostVerifier,
+  type ChangeClass,
   type ClientVault,
   type NodeAddressGuard,
   type NodeIoSettings,
@@ -14,6 +15,7 @@ import { ShellClosedError, ShellSession, type CommandResult } from './shell-sess
 import { NodeUnreachableError, sshAddress } from './ssh-connect.ts';
 import { exponentialBackoff, hostPort } from '../axl/transport.ts';
 import { untilAborted } from '../node/abort.ts';
+import { classifyNodeRequest } from '../changes/node-request-class.ts';
 
 export type VosProduct = 'cucm' | 'imp' | 'cuc';
 
@@ -128,7 +130,9 @@ export class VosShellPool {
 
   /**
    * Runs one CLI command on a node with the caller's stored `os` credential. The command is checked
-   * (BadRequestError) before anything is looked up or sent; the tool checks it against the allowlist.
+   * (BadRequestError), then the caller's SSH allowlist is asked about it (ProfilePermissionError),
+   * before anything is looked up or sent: every command of every tool, not only the one its `access`
+   * names, so a tool that types several commands cannot send one its caller may not run.
    */
   async run(
     vault: ClientVault,
@@ -138,13 +142,16 @@ export class VosShellPool {
     options: PoolRunOptions = {},
   ): Promise<PoolRunResult> {
     const cmd = validateCommand(command);
+    currentNodeRequests().permit('ssh', cmd);
     const timeoutMs = options.timeoutMs ?? timeBudget(cmd);
     const started = Date.now();
     const signal = options.signal;
     // One reconnect when the pooled shell turned out to be dead before the command was written.
     const operation = options.confirm === true ? `${cmd} [confirmed]` : cmd;
+    // Classified where every command leaves, so a call using a read-only credential types reads only.
+    const cls = classifyNodeRequest({ service: 'ssh', operation: cmd });
     for (let attempt = 0; ; attempt++) {
-      const { session, key, reused } = await this.#acquire(vault, product, host, operation, signal);
+      const { session, key, reused } = await this.#acquire(vault, product, host, operation, cls, signal);
       // A cancelled call leaves a command in an unknown state: the shell is closed, the next call logs in.
       const onAbort = (): void => this.#drop(key, session);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -172,7 +179,7 @@ export class VosShellPool {
     host: string,
     signal?: AbortSignal,
   ): Promise<ShellCheck> {
-    const { session, key, reused } = await this.#acquire(vault, product, host, 'login check', signal);
+    const { session, key, reused } = await this.#acquire(vault, product, host, 'login check', 'read', signal);
     this.#touch(key);
     return { reusedShell: reused, loginMs: session.loginMs };
   }
@@ -197,13 +204,19 @@ export class VosShellPool {
     product: VosProduct,
     host: string,
     operation: string,
+    changeClass: ChangeClass,
     signal?: AbortSignal,
   ): Promise<{ session: ShellSession; key: string; reused: boolean }> {
     if (signal?.aborted) throw cancelled(label(product, host));
     const secret = await vault.get(product, 'os', host);
     // Before a login or a command leaves: a spent SSH rate-limit window throws here.
     const to = sshAddress(host, secret.options);
-    currentNodeRequests().request({ service: 'ssh', operation, address: hostPort(to.host, to.port) });
+    currentNodeRequests().request({
+      service: 'ssh',
+      operation,
+      address: hostPort(to.host, to.port),
+      change_class: changeClass,
+    });
     const passwordTag = createHmac('sha256', this.#keySecret).update(secret.password).digest('base64');
     const key = JSON.stringify([vault.client, product, host, secret.username, passwordTag]);
     const existing = this.#entries.get(key);

@@ -99,6 +99,20 @@ export function nodeError(body: Buffer): { code?: string; message: string } {
 }
 
 /**
+ * CUPIError that keeps the HTTP status the node answered: a 404 on a GET says the object does not exist,
+ * which a change's before-image reads as absent.
+ */
+export class CupiNodeError extends CUPIError {
+  constructor(
+    message: string,
+    readonly nodeStatus: number,
+  ) {
+    super(message);
+    this.name = 'CUPIError';
+  }
+}
+
+/**
  * CUPIError for a non-2xx answer, with the node's status, code and message. A 401 says only that the
  * stored credential was refused: nothing of the credential itself is repeated.
  */
@@ -116,8 +130,9 @@ export function cupiError(
   }
   const e = nodeError(body);
   const detail = [e.code, e.message].filter((s) => s !== undefined && s !== '').join(': ');
-  return new CUPIError(
+  return new CupiNodeError(
     `CUPI ${method} ${path} on ${host} answered HTTP ${status}${detail ? ` ${detail}` : ''}`,
+    status,
   );
 }
 

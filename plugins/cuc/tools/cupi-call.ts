@@ -1,5 +1,11 @@
 import { structuredReply, z } from '../../../kernel/sdk/index.ts';
+import { CHANGE_CLASS_NOTE, classifyCupi } from '../../_shared/changes/classify.ts';
+import { cupiChangeAdapter } from '../../_shared/changes/cupi-adapter.ts';
+import { gateChange } from '../../_shared/changes/gate.ts';
 import { hostField } from '../../_shared/tools/credential-input.ts';
+import { GATE_NOTE, gateInput, gateOutput, gateReply } from '../../_shared/tools/gate-fields.ts';
+import { changeClass } from '../../_shared/tools/output-shapes.ts';
+import { cupiChangeReader } from '../cupi/change-reader.ts';
 import { CUPI_PREFIX, canonicalCupiPath } from '../cupi/path-policy.ts';
 import { cucTool } from '../shared.ts';
 import { jsonValue } from '../../_shared/tools/json-value.ts';
@@ -25,7 +31,10 @@ export default cucTool({
   name: 'cupi_call',
   title: 'Call the Unity Connection REST API (CUPI)',
   description:
-    'Sends one CUPI request (GET, POST, PUT, DELETE) to a path under /vmrest/, JSON in and out. Path only, e.g. /vmrest/users/<ObjectId>; query parameters in query. Returns the status, location_path of a created object and the body; non-2xx is CUPIError. Allowlist subject: METHOD /vmrest/....',
+    'Sends one CUPI request (GET, POST, PUT, DELETE) to a path under /vmrest/, JSON in and out. Path only, e.g. /vmrest/users/<ObjectId>; query parameters in query. Returns the status, location_path of a created object and the body; non-2xx is CUPIError. Allowlist subject: METHOD /vmrest/.... ' +
+    CHANGE_CLASS_NOTE +
+    ' GET is read, POST and PUT are changes, DELETE and a new PIN or password (users/<id>/credential/pin or password) are destructive. ' +
+    GATE_NOTE,
   input: {
     host: hostField,
     method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
@@ -42,16 +51,20 @@ export default cucTool({
       .union([z.record(z.string(), jsonValue), z.array(jsonValue)])
       .optional()
       .describe('For POST and PUT, e.g. {"Alias":"jdoe"}'),
+    ...gateInput,
   },
   // body: the node's answer as JSON when it parses, else its text.
   output: {
     host: z.string(),
     method: z.string(),
     path: z.string(),
-    status: z.number(),
+    // Absent from a dry run's answer (nothing was sent).
+    status: z.number().optional(),
+    change_class: changeClass,
     location: z.string().optional(),
     location_path: z.string().optional(),
     body: z.unknown().optional(),
+    ...gateOutput,
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   // Runs after validation; an unsafe path throws BAD_REQUEST here, before the allowlist and any I/O.
@@ -76,28 +89,44 @@ export default cucTool({
     };
   },
   async handler(input, ctx) {
-    if (input.method !== 'GET')
-      ctx.log.info({ host: input.host, method: input.method, path: input.path }, 'CUPI write');
-    const r = await ctx.shared.cupi.request(
-      ctx.vault,
-      input.host,
-      {
-        method: input.method,
-        path: input.path,
-        ...(input.query !== undefined ? { query: input.query } : {}),
-        ...(input.body !== undefined ? { body: input.body } : {}),
-      },
-      ctx.signal,
+    const path = canonicalCupiPath(input.path);
+    const change_class = classifyCupi(input.method, path).class;
+    if (change_class !== 'read')
+      ctx.log.info({ host: input.host, method: input.method, path: input.path, change_class }, 'CUPI write');
+    const cupi = ctx.shared.cupi;
+    const adapter = cupiChangeAdapter({
+      reader: cupiChangeReader(cupi, ctx.vault, input.host, ctx.signal),
+      canonical: canonicalCupiPath,
+    });
+    const out = await gateChange(
+      ctx,
+      adapter,
+      input,
+      () =>
+        cupi.request(
+          ctx.vault,
+          input.host,
+          {
+            method: input.method,
+            path: input.path,
+            ...(input.query !== undefined ? { query: input.query } : {}),
+            ...(input.body !== undefined ? { body: input.body } : {}),
+          },
+          ctx.signal,
+        ),
+      { host: input.host },
     );
-    const next = locationPath(r.location);
-    return structuredReply({
-      host: input.host,
-      method: input.method,
-      path: r.path,
-      status: r.status,
-      ...(r.location !== undefined ? { location: r.location } : {}),
-      ...(next !== undefined ? { location_path: next } : {}),
-      ...(r.body !== undefined ? { body: r.body } : {}),
+    const base = { host: input.host, method: input.method, path, change_class };
+    return gateReply(out, base, (r) => {
+      const next = locationPath(r.location);
+      return structuredReply({
+        ...base,
+        path: r.path,
+        status: r.status,
+        ...(r.location !== undefined ? { location: r.location } : {}),
+        ...(next !== undefined ? { location_path: next } : {}),
+        ...(r.body !== undefined ? { body: r.body } : {}),
+      });
     });
   },
 });

@@ -11,16 +11,14 @@ import {
 } from '../../../kernel/sdk/index.ts';
 import type { HttpAnswer, HttpRequest, NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
 import {
-  busyAnswer,
   DEFAULT_RETRY,
   httpExchange,
   httpsExchange,
-  ResponseTooLargeError,
   retryAfterMs,
   tlsAgent,
-  withNetworkRetry,
 } from '../../_shared/axl/transport.ts';
 import { endpointOf, PORTS } from '../../_shared/node/endpoint.ts';
+import { retriedExchange } from '../../_shared/node/retried-exchange.ts';
 
 export type PhoneScheme = 'http' | 'https';
 
@@ -64,7 +62,7 @@ export async function fetchScreenshot(node: PhoneEndpoint, o: ScreenshotFetchOpt
   const agent = node.scheme === 'https' ? tlsAgent(node) : undefined;
   let answer: HttpAnswer;
   try {
-    answer = await withNetworkRetry(
+    answer = await retriedExchange(
       node,
       o.retry ?? DEFAULT_RETRY,
       (signal) => {
@@ -78,14 +76,14 @@ export async function fetchScreenshot(node: PhoneEndpoint, o: ScreenshotFetchOpt
         };
         return agent ? httpsExchange(node, agent, req) : httpExchange(node, req);
       },
-      { busy: busyAnswer, ...(o.signal ? { signal: o.signal } : {}) },
+      {
+        signal: o.signal,
+        tooLarge: (cause) =>
+          new PayloadTooLargeError(`the screenshot of ${node.host} is larger than ${maxBytes} bytes`, {
+            cause,
+          }),
+      },
     );
-  } catch (err) {
-    if (err instanceof ResponseTooLargeError)
-      throw new PayloadTooLargeError(`the screenshot of ${node.host} is larger than ${maxBytes} bytes`, {
-        cause: err,
-      });
-    throw err;
   } finally {
     agent?.destroy();
   }

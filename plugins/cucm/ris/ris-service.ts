@@ -5,15 +5,9 @@ import type { Agent } from 'node:https';
 import type { ClientVault, NodeAddressGuard, Product } from '../../../kernel/sdk/index.ts';
 import { BadRequestError, RISError } from '../../../kernel/sdk/index.ts';
 import type { HttpAnswer, NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
-import {
-  busyAnswer,
-  DEFAULT_RETRY,
-  httpsExchange,
-  ResponseTooLargeError,
-  tlsAgent,
-  withNetworkRetry,
-} from '../../_shared/axl/transport.ts';
+import { DEFAULT_RETRY, httpsExchange, tlsAgent } from '../../_shared/axl/transport.ts';
 import { loadEndpoint, PORTS } from '../../_shared/node/endpoint.ts';
+import { retriedExchange } from '../../_shared/node/retried-exchange.ts';
 import type { RisPage } from './answer.ts';
 import { readSelectAnswer } from './answer.ts';
 import type { RisOperation } from './constants.ts';
@@ -149,7 +143,7 @@ export class RisService {
   async probeEndpoint(node: NodeEndpoint, signal?: AbortSignal): Promise<RisProbeResult> {
     return this.#withAgent(node, async (agent) => {
       const { wsdl } = await fetchRisWsdl(node, agent, this.#fetchOptions(signal));
-      const answer = await withNetworkRetry(
+      const answer = await retriedExchange(
         node,
         this.#retry(),
         (attemptSignal) =>
@@ -161,8 +155,8 @@ export class RisService {
             maxBytes: 1024 * 1024,
             signal: attemptSignal,
           }),
-        { busy: busyAnswer, ...(signal ? { signal } : {}) },
-      ).catch(tooLarge(node, 1024 * 1024, 'its service page'));
+        { signal, tooLarge: () => tooLarge(node, 1024 * 1024, 'its service page') },
+      );
       if (answer.status === 401 || answer.status === 403) {
         throw new RISError(
           `authentication to RisPort70 on ${node.host}:${node.port} failed (HTTP ${answer.status}): check the stored AXL credential and that the user has the Standard RealtimeAndTraceCollection role`,
@@ -345,7 +339,7 @@ export class RisService {
     const maxBytes = this.#o.maxAnswerBytes ?? 32 * 1024 * 1024;
     // Each attempt takes its own slot: a retried request may have reached the node and been counted there.
     // A query only reads: retried after network errors and busy answers (503, 429) within the budget.
-    const answer = await withNetworkRetry(
+    const answer = await retriedExchange(
       node,
       this.#retry(),
       async (attemptSignal) => {
@@ -362,8 +356,8 @@ export class RisService {
           signal: attemptSignal,
         });
       },
-      { busy: busyAnswer, ...(signal ? { signal } : {}) },
-    ).catch(tooLarge(node, maxBytes, `an answer (ask fewer ${what} per request)`));
+      { signal, tooLarge: () => tooLarge(node, maxBytes, `an answer (ask fewer ${what} per request)`) },
+    );
     try {
       return read(answer, `${node.host}:${node.port}`);
     } catch (err) {
@@ -415,12 +409,8 @@ export function clusterKey(node: NodeEndpoint): string {
   return `${node.host.toLowerCase()}:${node.port}`;
 }
 
-function tooLarge(node: NodeEndpoint, maxBytes: number, what: string): (err: unknown) => never {
-  return (err) => {
-    if (err instanceof ResponseTooLargeError)
-      throw new RISError(
-        `RisPort70 on ${node.host}:${node.port} sent more than ${maxBytes} bytes for ${what}; refused`,
-      );
-    throw err;
-  };
+function tooLarge(node: NodeEndpoint, maxBytes: number, what: string): RISError {
+  return new RISError(
+    `RisPort70 on ${node.host}:${node.port} sent more than ${maxBytes} bytes for ${what}; refused`,
+  );
 }

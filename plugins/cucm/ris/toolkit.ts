@@ -5,12 +5,8 @@ import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
 import { PayloadTooLargeError, RISError, writeFileAtomic } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint, RetryPolicy } from '../../_shared/axl/transport.ts';
-import {
-  busyAnswer,
-  httpsExchange,
-  ResponseTooLargeError,
-  withNetworkRetry,
-} from '../../_shared/axl/transport.ts';
+import { httpsExchange } from '../../_shared/axl/transport.ts';
+import { retriedExchange } from '../../_shared/node/retried-exchange.ts';
 import { RIS_PATH } from './constants.ts';
 import type { RisSchemaCache } from './schema-cache.ts';
 import type { RisWsdl } from './wsdl.ts';
@@ -32,7 +28,7 @@ export interface FetchedWsdl {
 
 export async function fetchRisWsdl(node: NodeEndpoint, agent: Agent, o: FetchOptions): Promise<FetchedWsdl> {
   const where = `${node.host}:${node.port}`;
-  const answer = await withNetworkRetry(
+  const answer = await retriedExchange(
     node,
     o.retry,
     (signal) =>
@@ -45,14 +41,14 @@ export async function fetchRisWsdl(node: NodeEndpoint, agent: Agent, o: FetchOpt
         maxBytes: o.maxBytes,
         signal,
       }),
-    { busy: busyAnswer, ...(o.signal ? { signal: o.signal } : {}) },
-  ).catch((err: unknown) => {
-    if (err instanceof ResponseTooLargeError)
-      throw new PayloadTooLargeError(
-        `the RisPort70 WSDL from ${where} is larger than ${o.maxBytes} bytes; refused`,
-      );
-    throw err;
-  });
+    {
+      signal: o.signal,
+      tooLarge: () =>
+        new PayloadTooLargeError(
+          `the RisPort70 WSDL from ${where} is larger than ${o.maxBytes} bytes; refused`,
+        ),
+    },
+  );
   if (answer.status === 401 || answer.status === 403) {
     throw new RISError(
       `authentication to RisPort70 on ${where} failed (HTTP ${answer.status}) while fetching its WSDL: check the stored AXL credential`,

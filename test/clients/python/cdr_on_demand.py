@@ -9,22 +9,13 @@ Prints one JSON object of results on stdout; exits 1 with the reason on stderr a
 """
 
 import json
-import os
-import sys
 
-import requests
-from requests.auth import HTTPBasicAuth
-from zeep import Client, Settings
 from zeep.exceptions import Fault
-from zeep.transports import Transport
+
+from lab_soap import node, script_args, served_service
 
 BINDING = "{http://schemas.cisco.com/ast/soap}CDRonDemandSoapBinding"
 PATH = "/CDRonDemandService2/services/CDRonDemandService"
-
-
-def fail(message):
-    sys.stderr.write(message + "\n")
-    sys.exit(1)
 
 
 def names(answer):
@@ -38,30 +29,9 @@ def names(answer):
 
 
 def main():
-    info_path, workdir, start, end, too_late = sys.argv[1:6]
-    with open(info_path) as f:
-        info = json.load(f)
-    n = next((x for x in info["nodes"] if x["product"] == "cucm"), None)
-    if n is None:
-        fail("the lab has no cucm node")
-    pem = n.get("certPem") if n.get("selfSigned", True) and n.get("certPem") else info["caCertPem"]
-    verify = os.path.join(workdir, "cdr-trust.pem")
-    with open(verify, "w") as f:
-        f.write(pem)
-    s = requests.Session()
-    s.trust_env = False
-    cred = n["credentials"]["axl"]
-    s.auth = HTTPBasicAuth(cred["user"], cred["password"])
-    s.verify = verify
-    url = "https://%s%s" % (n["address"], PATH)
-    r = s.get(url + "?wsdl", timeout=60)
-    if r.status_code != 200:
-        fail("the WSDL answered HTTP %d" % r.status_code)
-    wsdl = os.path.join(workdir, "CDRonDemandService.wsdl")
-    with open(wsdl, "wb") as f:
-        f.write(r.content)
-    client = Client(wsdl, settings=Settings(strict=True), transport=Transport(session=s, timeout=60))
-    cdr = client.create_service(BINDING, url)
+    info, workdir, rest = script_args(__doc__, 3)
+    start, end, too_late = rest[:3]
+    cdr = served_service(info, node(info, "cucm"), workdir, PATH, BINDING, "CDRonDemandService")
     every = names(cdr.get_file_list(in0=start, in1=end, in2=True))
     failed = names(cdr.get_file_list(in0=start, in1=end, in2=False))
     fault = ""

@@ -10,50 +10,13 @@ Prints one JSON object of results on stdout; exits 1 with the reason on stderr a
 """
 
 import json
-import os
-import sys
 
-import requests
-from requests.auth import HTTPBasicAuth
-from zeep import Client, Settings
 from zeep.exceptions import Fault
-from zeep.transports import Transport
+
+from lab_soap import node, script_args, served_service
 
 BINDING = "{http://schemas.cisco.com/ast/soap}ControlCenterServicesBinding"
 PATH = "/controlcenterservice2/services/ControlCenterServices"
-LOGIN = {"cucm": "axl", "imp": "axl", "cuc": "cupi"}
-
-
-def fail(message):
-    sys.stderr.write(message + "\n")
-    sys.exit(1)
-
-
-def trust_file(info, n, workdir):
-    """The node's own certificate when it is self-signed (its `selfSigned` flag), else the lab CA."""
-    pem = n.get("certPem") if n.get("selfSigned", True) and n.get("certPem") else info["caCertPem"]
-    path = os.path.join(workdir, "%s-cc-trust.pem" % n["name"])
-    with open(path, "w") as f:
-        f.write(pem)
-    return path
-
-
-def service_for(info, n, workdir):
-    verify = trust_file(info, n, workdir)
-    s = requests.Session()
-    s.trust_env = False
-    cred = n["credentials"][LOGIN[n["product"]]]
-    s.auth = HTTPBasicAuth(cred["user"], cred["password"])
-    s.verify = verify
-    url = "https://%s%s" % (n["address"], PATH)
-    r = s.get(url + "?wsdl", timeout=60)
-    if r.status_code != 200:
-        fail("%s: the WSDL answered HTTP %d" % (n["name"], r.status_code))
-    wsdl = os.path.join(workdir, "%s-ControlCenterServices.wsdl" % n["name"])
-    with open(wsdl, "wb") as f:
-        f.write(r.content)
-    client = Client(wsdl, settings=Settings(strict=True), transport=Transport(session=s, timeout=60))
-    return client.create_service(BINDING, url)
 
 
 def states(resp):
@@ -61,15 +24,11 @@ def states(resp):
 
 
 def main():
-    info_path, workdir = sys.argv[1], sys.argv[2]
-    with open(info_path) as f:
-        info = json.load(f)
+    info, workdir, _ = script_args(__doc__)
     results = {}
     for product, service in (("cucm", "Cisco Tftp"), ("imp", "Cisco Presence Engine"), ("cuc", "Connection Mixer")):
-        n = next((x for x in info["nodes"] if x["product"] == product), None)
-        if n is None:
-            fail("the lab has no %s node" % product)
-        cc = service_for(info, n, workdir)
+        n = node(info, product)
+        cc = served_service(info, n, workdir, PATH, BINDING, "ControlCenterServices")
         every = cc.soapGetServiceStatus([""])
         static = cc.soapGetStaticServiceList("")
         # zeep unwraps an element with a single child: StaticServiceList may come back as its Services.

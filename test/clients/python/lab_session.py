@@ -16,15 +16,15 @@ import json
 import os
 import re
 import socket
-import sys
 import time
 import zipfile
 
 import paramiko
 import requests
-from requests.auth import HTTPBasicAuth
 from zeep import Client, Settings
 from zeep.transports import Transport
+
+from lab_soap import fail, node, script_args, session_for, trust_file
 
 AXL_BINDING = "{http://www.cisco.com/AXLAPIService/}AXLAPIBinding"
 RIS_BINDING = "{http://schemas.cisco.com/ast/soap}RisBinding"
@@ -44,37 +44,6 @@ def dig(answer, *keys):
         except (KeyError, TypeError, AttributeError):
             pass
     return value
-
-
-def fail(message):
-    sys.stderr.write(message + "\n")
-    sys.exit(1)
-
-
-def node(info, product):
-    for n in info["nodes"]:
-        if n["product"] == product:
-            return n
-    fail("the lab has no %s node" % product)
-
-
-def trust_file(info, n, workdir):
-    """The node's own certificate when it is self-signed (its `selfSigned` flag), else the lab CA."""
-    pem = n.get("certPem") if n.get("selfSigned", True) and n.get("certPem") else info["caCertPem"]
-    path = os.path.join(workdir, "%s-trust.pem" % n["name"])
-    with open(path, "w") as f:
-        f.write(pem)
-    return path
-
-
-def session_for(n, kind, verify):
-    s = requests.Session()
-    # Only the pinned certificate: REQUESTS_CA_BUNDLE and friends would replace it for zeep's posts.
-    s.trust_env = False
-    cred = n["credentials"][kind]
-    s.auth = HTTPBasicAuth(cred["user"], cred["password"])
-    s.verify = verify
-    return s
 
 
 def toolkit_wsdl(n, verify, workdir):
@@ -272,13 +241,9 @@ def cli_session(info):
 
 
 def main():
-    if len(sys.argv) < 3:
-        fail(__doc__)
-    with open(sys.argv[1]) as f:
-        info = json.load(f)
-    workdir = sys.argv[2]
-    axl_wsdl = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
-    ris_wsdl = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
+    info, workdir, rest = script_args(__doc__)
+    axl_wsdl = rest[0] if len(rest) > 0 and rest[0] else None
+    ris_wsdl = rest[1] if len(rest) > 1 and rest[1] else None
     results = {"axl": axl_session(info, workdir, axl_wsdl)}
     if not ris_wsdl:
         ris_wsdl = served_ris_wsdl(info, workdir)

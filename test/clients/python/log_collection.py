@@ -2,68 +2,28 @@
 (CiscoDevNet/serviceability-python-zeep-samples: logcollection_GetOneFile.py): the WSDL the node serves,
 loaded with strict validation over HTTPS verified against the node's certificate, bound to
 LogCollectionPortSoapBinding; listNodeServiceLogs, then selectLogFiles with every criterion the sample
-sends, on the CUCM, IM&P and Unity Connection nodes. The answers come as Axis2 MTOM (multipart/related),
+sends, then GetOneFile of the first file listed, on the CUCM, IM&P and Unity Connection nodes. The answers come as Axis2 MTOM (multipart/related),
 which zeep reads as a real node's.
 
 Usage: log_collection.py <lab-info.json> <workdir>
 Prints one JSON object of results on stdout; exits 1 with the reason on stderr at the first failure.
 """
 
+import hashlib
 import json
-import os
-import sys
 
-import requests
-from requests.auth import HTTPBasicAuth
-from zeep import Client, Settings
-from zeep.transports import Transport
+from lab_soap import node, script_args, served_service
 
 BINDING = "{http://schemas.cisco.com/ast/soap}LogCollectionPortSoapBinding"
 PATH = "/logcollectionservice2/services/LogCollectionPortTypeService"
-LOGIN = {"cucm": "axl", "imp": "axl", "cuc": "cupi"}
-
-
-def fail(message):
-    sys.stderr.write(message + "\n")
-    sys.exit(1)
-
-
-def trust_file(info, n, workdir):
-    """The node's own certificate when it is self-signed (its `selfSigned` flag), else the lab CA."""
-    pem = n.get("certPem") if n.get("selfSigned", True) and n.get("certPem") else info["caCertPem"]
-    path = os.path.join(workdir, "%s-lc-trust.pem" % n["name"])
-    with open(path, "w") as f:
-        f.write(pem)
-    return path
-
-
-def service_for(info, n, workdir):
-    s = requests.Session()
-    s.trust_env = False
-    cred = n["credentials"][LOGIN[n["product"]]]
-    s.auth = HTTPBasicAuth(cred["user"], cred["password"])
-    s.verify = trust_file(info, n, workdir)
-    url = "https://%s%s" % (n["address"], PATH)
-    r = s.get(url + "?wsdl", timeout=60)
-    if r.status_code != 200:
-        fail("%s: the WSDL answered HTTP %d" % (n["name"], r.status_code))
-    wsdl = os.path.join(workdir, "%s-LogCollection.wsdl" % n["name"])
-    with open(wsdl, "wb") as f:
-        f.write(r.content)
-    client = Client(wsdl, settings=Settings(strict=True), transport=Transport(session=s, timeout=60))
-    return client.create_service(BINDING, url)
 
 
 def main():
-    info_path, workdir = sys.argv[1], sys.argv[2]
-    with open(info_path) as f:
-        info = json.load(f)
+    info, workdir, _ = script_args(__doc__)
     results = {}
     for product, log in (("cucm", "Cisco CallManager"), ("imp", "Cisco XCP Router"), ("cuc", "Connection Notifier")):
-        n = next((x for x in info["nodes"] if x["product"] == product), None)
-        if n is None:
-            fail("the lab has no %s node" % product)
-        lc = service_for(info, n, workdir)
+        n = node(info, product)
+        lc = served_service(info, n, workdir, PATH, BINDING, "LogCollection")
         listed = lc.listNodeServiceLogs("")
         # The sample's criteria: every element present, RelText None and RelTime 0.
         selected = lc.selectLogFiles(
@@ -89,7 +49,11 @@ def main():
         result = selected.SchemaFileSelectionResult if "SchemaFileSelectionResult" in dir(selected) else selected
         logs = result.Node.ServiceList.ServiceLogs
         files = logs[0].SetOfFiles.File
+        # GetOneFile as the sample calls it: the file's absolute path alone; zeep reads the MTOM answer's
+        # XOP part back into the bytes of GetOneFileReturn.
+        data = lc.GetOneFile(files[0].absolutepath)
         results[product] = {
+            "got": {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "type": type(data).__name__},
             "nodes": [x.name for x in listed],
             "serviceLogs": list(listed[0].ServiceLog.item),
             "systemLogs": list(listed[0].SystemLog.item),

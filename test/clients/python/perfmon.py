@@ -9,44 +9,12 @@ Prints one JSON object of results on stdout; exits 1 with the reason on stderr a
 """
 
 import json
-import os
-import sys
 import time
 
-import requests
-from requests.auth import HTTPBasicAuth
-from zeep import Client, Settings
-from zeep.transports import Transport
+from lab_soap import node, script_args, served_service
 
 BINDING = "{http://schemas.cisco.com/ast/soap}PerfmonBinding"
 PATH = "/perfmonservice2/services/PerfmonService"
-LOGIN = {"cucm": "axl", "imp": "axl", "cuc": "cupi"}
-
-
-def fail(message):
-    sys.stderr.write(message + "\n")
-    sys.exit(1)
-
-
-def service_for(info, n, workdir):
-    pem = n.get("certPem") if n.get("selfSigned", True) and n.get("certPem") else info["caCertPem"]
-    verify = os.path.join(workdir, "%s-perfmon-trust.pem" % n["name"])
-    with open(verify, "w") as f:
-        f.write(pem)
-    s = requests.Session()
-    s.trust_env = False
-    cred = n["credentials"][LOGIN[n["product"]]]
-    s.auth = HTTPBasicAuth(cred["user"], cred["password"])
-    s.verify = verify
-    url = "https://%s%s" % (n["address"], PATH)
-    r = s.get(url + "?wsdl", timeout=60)
-    if r.status_code != 200:
-        fail("%s: the WSDL answered HTTP %d" % (n["name"], r.status_code))
-    wsdl = os.path.join(workdir, "%s-PerfmonService.wsdl" % n["name"])
-    with open(wsdl, "wb") as f:
-        f.write(r.content)
-    client = Client(wsdl, settings=Settings(strict=True), transport=Transport(session=s, timeout=60))
-    return client.create_service(BINDING, url)
 
 
 def name(v):
@@ -55,15 +23,11 @@ def name(v):
 
 
 def main():
-    info_path, workdir = sys.argv[1], sys.argv[2]
-    with open(info_path) as f:
-        info = json.load(f)
+    info, workdir, _ = script_args(__doc__)
     results = {}
     for product, obj in (("cucm", "Cisco CallManager"), ("imp", "Cisco XCP CM"), ("cuc", "Memory")):
-        n = next((x for x in info["nodes"] if x["product"] == product), None)
-        if n is None:
-            fail("the lab has no %s node" % product)
-        pm = service_for(info, n, workdir)
+        n = node(info, product)
+        pm = served_service(info, n, workdir, PATH, BINDING, "PerfmonService")
         objects = pm.perfmonListCounter(Host=n["name"])
         values = pm.perfmonCollectCounterData(Host=n["name"], Object=obj)
         results[product] = {

@@ -6,7 +6,9 @@ import { after, describe, it } from 'node:test';
 import { createBackup } from '../../../kernel/backup/create-backup.ts';
 import { MAGIC } from '../../../kernel/backup/format.ts';
 import { backupName, parseBackupName, safeHostname } from '../../../kernel/backup/naming.ts';
-import { finishSafeRestore, prepareRestore } from '../../../kernel/backup/restore.ts';
+import { applyReplace, finishSafeRestore, prepareRestore } from '../../../kernel/backup/restore.ts';
+import { FileChangeJournal } from '../../../kernel/changes/change-journal.ts';
+import { sampleChange } from '../../helpers/change-entry.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
 import { populateState, serverKeys, treeHash } from './helpers.ts';
 
@@ -45,6 +47,15 @@ describe('backup naming', () => {
   });
 });
 
+const JOURNAL_ORIGIN = { client: 'alice', callId: 'c1', tool: 'cucm_axl_call', product: 'cucm' as const };
+const journalAt = (stateDir: string): FileChangeJournal =>
+  new FileChangeJournal({
+    dir: join(stateDir, 'changes'),
+    retentionMs: 86_400_000,
+    maxBytesPerClient: 1 << 20,
+    maxRecordBytes: 1 << 16,
+  });
+
 describe('backup format: round trip', () => {
   const state = tempStateDir('ucmcp-backup-');
   after(() => state.cleanup());
@@ -52,6 +63,8 @@ describe('backup format: round trip', () => {
 
   it('writes the archive with its sha512sum-format sidecar, readable only with the private key', async () => {
     populateState(state.dir);
+    // The change journal, written by the kernel's own service.
+    const journalled = await journalAt(state.dir).append(sampleChange(), JOURNAL_ORIGIN);
     const live = treeHash(state.dir, EXCLUDED);
     const r = await createBackup({
       stateDir: state.dir,
@@ -92,6 +105,11 @@ describe('backup format: round trip', () => {
     assert.ok(!readFileSync(join(dest, '.env'), 'utf8').includes('secret'));
     assert.ok(existsSync(join(dest, 'logs', 'audit.log')) && !existsSync(join(dest, 'logs', 'app.log')));
     assert.ok(!existsSync(join(dest, 'profiles', '_default')), 'shipped profiles are not state');
+    assert.deepEqual(
+      await journalAt(dest).get('alice', journalled.id),
+      journalled,
+      'the change journal is restored',
+    );
   });
 
   it('names a same-second second backup one second later instead of overwriting', async () => {
@@ -105,5 +123,26 @@ describe('backup format: round trip', () => {
     const p = await prepareRestore({ file: r.file, privateKey, stateDir: state.dir });
     p.discard();
     assert.ok(p.extracted.files > 5);
+  });
+});
+
+describe('backup format: the change journal in an in-place restore', () => {
+  const state = tempStateDir('ucmcp-backup-journal-');
+  after(() => state.cleanup());
+  const { privateKey, publicKey } = serverKeys();
+
+  it("merges the backup's records into the live journal: changes made on nodes since the backup stay", async () => {
+    populateState(state.dir);
+    const journal = journalAt(state.dir);
+    const old = await journal.append(sampleChange({ operation: 'addPhone' }), JOURNAL_ORIGIN);
+    const r = await createBackup({ stateDir: state.dir, publicKey, hostname: 'uc1' });
+    const since = await journal.append(sampleChange({ operation: 'removePhone' }), JOURNAL_ORIGIN);
+    const p = await prepareRestore({ file: r.file, privateKey, stateDir: state.dir });
+    const summary = applyReplace(p, state.dir);
+    assert.ok(summary.restored.includes('changes/ (merged)'), summary.restored.join(', '));
+    assert.deepEqual(
+      (await journalAt(state.dir).list('alice')).changes.map((c) => c.id),
+      [since.id, old.id],
+    );
   });
 });

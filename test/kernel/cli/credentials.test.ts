@@ -87,9 +87,28 @@ describe('ucmcp credentials (operator command, real processes)', () => {
       'host',
       'username',
       'updated_at',
+      'read_only',
     ]);
+    assert.equal(json.credentials[0]?.read_only, false);
     const empty = await inProcess(['list', '--client', 'noc1', '--product', 'cuc']);
     assert.equal(empty.stdout, 'Client noc1 has no stored credentials for cuc.\n');
+  });
+
+  it('stores a read-only credential with --read-only: sealed, listed, and cleared by an update without it', async () => {
+    const ro = await run(
+      ['update', ...slot, '-u', 'auditor', ...where, '--read-only', '--password-stdin'],
+      FIRST,
+    );
+    assert.equal(ro.code, 0, ro.stderr);
+    assert.match(ro.stdout, /\(read-only: writes forbidden\)/);
+    assert.equal((await sealed()).read_only, true);
+    const listed = await inProcess(['list', '--client', 'noc1']);
+    assert.match(listed.stdout, /user "auditor" {2}updated \S+ {2}read-only$/m);
+    const refused = await inProcess(['list', '--client', 'noc1', '--read-only']);
+    assert.equal(refused.code, 2);
+    const back = await run(['update', ...slot, '-u', 'axladmin', ...where, '--password-stdin'], FIRST);
+    assert.equal(back.code, 0, back.stderr);
+    assert.equal((await sealed()).read_only, undefined);
   });
 
   it('updates the password, then deletes only when confirmed', async () => {
@@ -113,13 +132,25 @@ describe('ucmcp credentials (operator command, real processes)', () => {
   it('audits every change as CREDENTIAL by the operator', () => {
     const records = readAudit(temp.dir).filter((r) => r.event === 'CREDENTIAL');
     assert.deepEqual(
-      records.map((r) => [r.operation, r.status, r.client, r.product, r.kind, r.cluster, r.by, r.reason]),
+      records.map((r) => [
+        r.operation,
+        r.status,
+        r.client,
+        r.product,
+        r.kind,
+        r.cluster,
+        r.by,
+        r.reason,
+        r.read_only,
+      ]),
       [
-        ['store', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined],
-        ['store', 'FAILED', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', 'exists'],
-        ['update', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined],
-        ['delete', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined],
-        ['update', 'FAILED', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', 'not_found'],
+        ['store', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined, false],
+        ['store', 'FAILED', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', 'exists', false],
+        ['update', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined, true],
+        ['update', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined, false],
+        ['update', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined, false],
+        ['delete', 'OK', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', undefined, undefined],
+        ['update', 'FAILED', 'noc1', 'cucm', 'axl', 'cucm-pub', 'operator', 'not_found', false],
       ],
     );
   });

@@ -18,7 +18,7 @@ import { risportQueryInput } from '../../../plugins/cucm/tools/risport-query.ts'
 import { startTestKernel, type TestKernel } from '../../helpers/kernel.ts';
 import { connectMcp, startupToken, type ConnectedClient } from '../../helpers/mcp-client.ts';
 import { tempStateDir } from '../../helpers/state-dir.ts';
-import { fixture } from '../../lab/helpers.ts';
+import { realAxlOperations } from '../../helpers/axl-fixture-operations.ts';
 
 const ROLES = ['admin', 'operator', 'auditor'] as const;
 type Role = (typeof ROLES)[number];
@@ -157,18 +157,6 @@ const PROVISIONING = [
   'listSipTrunkSecurityProfile',
   'executeSQLQuery',
 ];
-
-/** The real 15.0 operation names, or undefined on a fresh clone (no Cisco schema beside it). */
-function realAxlOperations(): string[] | undefined {
-  const wsdl = fixture('cucm-axl-schema', '15.0', 'AXLAPI.wsdl');
-  if (!wsdl) return undefined;
-  const text = readFileSync(wsdl, 'utf8');
-  return [
-    ...new Set(
-      [...text.matchAll(/<(?:wsdl:)?operation\s+name="([A-Za-z0-9]+)"/g)].map((m) => m[1] as string),
-    ),
-  ].sort();
-}
 
 describe('the security-policy classifier of this test', () => {
   it('flags the named families and leaves provisioning alone', () => {

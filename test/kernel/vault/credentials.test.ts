@@ -86,7 +86,8 @@ describe('credential vault: storing and reading', () => {
   it('lists hosts and kinds only, per product on request', async () => {
     const all = await noc.list();
     assert.equal(all.length, EVERY_KIND.length);
-    for (const e of all) assert.deepEqual(Object.keys(e).sort(), ['host', 'kind', 'product', 'updatedAt']);
+    for (const e of all)
+      assert.deepEqual(Object.keys(e).sort(), ['host', 'kind', 'product', 'read_only', 'updatedAt']);
     assert.ok(!JSON.stringify(all).includes(CANARY) && !JSON.stringify(all).includes(CANARY_USER));
     assert.deepEqual(
       (await noc.list('cuc')).map((e) => `${e.kind}@${e.host}`),
@@ -210,6 +211,7 @@ describe('credential vault: storing and reading', () => {
         product: 'cucm',
         kind: 'axl',
         cluster: 'cucm-pub.lab.example',
+        read_only: false,
       },
     );
     const find = (op: string, status: string, reason?: string) =>

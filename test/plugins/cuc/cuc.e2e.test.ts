@@ -37,6 +37,9 @@ const CUC_TOOLS = [
   'cuc_trace_level',
   'cuc_log_list',
   'cuc_log_collect',
+  // Issue 23: the change journal.
+  'cuc_change_history',
+  'cuc_undo_change',
 ];
 
 describe('cuc tools through MCP', () => {
@@ -123,13 +126,18 @@ describe('cuc tools through MCP', () => {
   it('a user created with POST is listed, updated with PUT and removed with DELETE, in the lab state', async () => {
     const users = s.lab.state.cuc.cupi.collection('users');
     const mark = s.mark();
-    const created = await s.ok('operator', 'cuc_cupi_call', {
-      host: cuc.name,
-      method: 'POST',
-      path: '/vmrest/users',
-      query: { templateAlias: 'voicemailusertemplate' },
-      body: { Alias: 'e2e.user', FirstName: 'End', LastName: 'ToEnd', DtmfAccessId: '7788' },
-    });
+    // The operator's profile confirms every change (writes: confirm): previewed, then sent with the plan_id.
+    const created = await s.ok(
+      'operator',
+      'cuc_cupi_call',
+      await s.plan('operator', 'cuc_cupi_call', {
+        host: cuc.name,
+        method: 'POST',
+        path: '/vmrest/users',
+        query: { templateAlias: 'voicemailusertemplate' },
+        body: { Alias: 'e2e.user', FirstName: 'End', LastName: 'ToEnd', DtmfAccessId: '7788' },
+      }),
+    );
     assert.equal(created.status, 201);
     const location = String(created.location);
     const id = location.split('/').pop() as string;
@@ -150,12 +158,16 @@ describe('cuc tools through MCP', () => {
     assert.equal(none.total, 0);
     assert.deepEqual(none.items, []);
 
-    await s.ok('operator', 'cuc_cupi_call', {
-      host: cuc.name,
-      method: 'PUT',
-      path: `/vmrest/users/${id}`,
-      body: { DisplayName: 'E2E Updated' },
-    });
+    await s.ok(
+      'operator',
+      'cuc_cupi_call',
+      await s.plan('operator', 'cuc_cupi_call', {
+        host: cuc.name,
+        method: 'PUT',
+        path: `/vmrest/users/${id}`,
+        body: { DisplayName: 'E2E Updated' },
+      }),
+    );
     assert.equal(users.items.get(id)?.DisplayName, 'E2E Updated');
 
     const opDelete = await s.fails('operator', 'cuc_cupi_call', {
@@ -171,14 +183,27 @@ describe('cuc tools through MCP', () => {
       body: { Alias: 'x' },
     });
     assert.equal(audPost.error, 'ProfilePermissionError');
-    await s.ok('admin', 'cuc_cupi_call', { host: cuc.name, method: 'DELETE', path: `/vmrest/users/${id}` });
+    const remove = { host: cuc.name, method: 'DELETE', path: `/vmrest/users/${id}` };
+    await s.ok('admin', 'cuc_cupi_call', await s.plan('admin', 'cuc_cupi_call', remove));
     assert.equal(users.items.get(id), undefined);
 
     const actions = actionOutcomes(s.auditSince(mark));
     assert.ok(actions.every((r) => r.host === cuc.name));
     assert.deepEqual(
       actions.map((r) => r.result),
-      ['ALLOWED', 'ALLOWED', 'ALLOWED', 'ALLOWED', 'DENIED', 'DENIED', 'ALLOWED'],
+      // POST (preview, confirmed), two lists, PUT (preview, confirmed), two refusals, DELETE (the same).
+      [
+        'ALLOWED',
+        'ALLOWED',
+        'ALLOWED',
+        'ALLOWED',
+        'ALLOWED',
+        'ALLOWED',
+        'DENIED',
+        'DENIED',
+        'ALLOWED',
+        'ALLOWED',
+      ],
     );
   });
 

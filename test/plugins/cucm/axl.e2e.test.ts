@@ -62,31 +62,41 @@ describe('cucm AXL tools through MCP', () => {
   it('addPhone, updatePhone and removePhone really change the lab database, each audited with host', async () => {
     const devices = s.lab.state.cucm.db.table('device');
     const mark = s.mark();
-    const added = await s.ok('operator', 'cucm_axl_call', {
-      host: host(),
-      operation: 'addPhone',
-      args: {
-        phone: {
-          name: 'SEP00E2E0000001',
-          description: 'added by <e2e> & "tests"',
-          product: 'Cisco 8865',
-          class: 'Phone',
-          protocol: 'SIP',
-          devicePoolName: 'Default',
-          lines: { line: [{ index: '1', dirn: { pattern: '5601', routePartitionName: 'PT_Internal' } }] },
+    // The operator's profile confirms every change (writes: confirm): each is previewed (dry_run), then
+    // sent with the preview's plan_id.
+    const added = await s.ok(
+      'operator',
+      'cucm_axl_call',
+      await s.plan('operator', 'cucm_axl_call', {
+        host: host(),
+        operation: 'addPhone',
+        args: {
+          phone: {
+            name: 'SEP00E2E0000001',
+            description: 'added by <e2e> & "tests"',
+            product: 'Cisco 8865',
+            class: 'Phone',
+            protocol: 'SIP',
+            devicePoolName: 'Default',
+            lines: { line: [{ index: '1', dirn: { pattern: '5601', routePartitionName: 'PT_Internal' } }] },
+          },
         },
-      },
-    });
+      }),
+    );
     assert.ok(added.result);
     const row = devices.findBy('name', 'SEP00E2E0000001');
     assert.ok(row, 'the phone is in the lab database');
     assert.equal(row.description, 'added by <e2e> & "tests"', 'markup is data, escaped on the wire');
 
-    await s.ok('operator', 'cucm_axl_call', {
-      host: host(),
-      operation: 'updatePhone',
-      args: { name: 'SEP00E2E0000001', description: 'updated' },
-    });
+    await s.ok(
+      'operator',
+      'cucm_axl_call',
+      await s.plan('operator', 'cucm_axl_call', {
+        host: host(),
+        operation: 'updatePhone',
+        args: { name: 'SEP00E2E0000001', description: 'updated' },
+      }),
+    );
     assert.equal(devices.findBy('name', 'SEP00E2E0000001')?.description, 'updated');
 
     const got = await s.ok('auditor', 'cucm_axl_call', {
@@ -107,21 +117,28 @@ describe('cucm AXL tools through MCP', () => {
     assert.equal(auditorWrite.error, 'ProfilePermissionError');
     assert.ok(devices.findBy('name', 'SEP00E2E0000001'), 'a refused call changes nothing');
 
-    await s.ok('operator', 'cucm_axl_call', {
-      host: host(),
-      operation: 'removePhone',
-      args: { name: 'SEP00E2E0000001' },
-    });
+    await s.ok(
+      'operator',
+      'cucm_axl_call',
+      await s.plan('operator', 'cucm_axl_call', {
+        host: host(),
+        operation: 'removePhone',
+        args: { name: 'SEP00E2E0000001' },
+      }),
+    );
     assert.equal(devices.findBy('name', 'SEP00E2E0000001'), undefined);
 
     const actions = actionOutcomes(s.auditSince(mark)).filter((r) => r.tool_name === 'cucm_axl_call');
     assert.deepEqual(
       actions.map((r) => [r.client, r.result, r.host]),
       [
+        ['operator1', 'ALLOWED', host()], // addPhone: preview, then confirmed
         ['operator1', 'ALLOWED', host()],
+        ['operator1', 'ALLOWED', host()], // updatePhone
         ['operator1', 'ALLOWED', host()],
         ['auditor1', 'ALLOWED', host()],
         ['auditor1', 'DENIED', host()],
+        ['operator1', 'ALLOWED', host()], // removePhone
         ['operator1', 'ALLOWED', host()],
       ],
     );

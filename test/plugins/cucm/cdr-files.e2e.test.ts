@@ -8,7 +8,6 @@ import type { LabNodeInfo } from '../../../lab/index.ts';
 import { actionOutcomes } from '../../helpers/kernel.ts';
 import {
   assertRefusedOutsideScope,
-  prepareNode,
   startProductStack,
   type ProductStack,
 } from '../../helpers/product-stack.ts';
@@ -27,19 +26,13 @@ describe('cucm_cdr_files through MCP', () => {
   before(async () => {
     // The node allows 8 get_file_list a minute here, fewer than the 10 this server assumes: the node's
     // own rate fault is what stops the last test.
-    s = await startProductStack({ lab: { cdrRateLimitPerMinute: 8 } });
-    cucm = await prepareNode(s, 'cucm');
+    s = await startProductStack({ lab: { cdrRateLimitPerMinute: 8 }, prepare: ['cucm'] });
+    cucm = s.node('cucm');
     base = Math.floor(Date.now() / 3_600_000) * 60 - 120;
   });
   after(async () => {
     await s?.stop();
   });
-
-  const cdrOps = (from: number): string[] =>
-    s.lab.state.log.requests
-      .slice(from)
-      .filter((r) => r.service === 'serviceability')
-      .map((r) => r.operation ?? '');
 
   it('lists the repository files of a span, one request per hour, as the lab holds them', async () => {
     const from = s.lab.state.log.requests.length;
@@ -78,7 +71,10 @@ describe('cucm_cdr_files through MCP', () => {
     });
     assert.equal(r.requests, 2);
     assert.equal(r.complete, true);
-    assert.deepEqual(cdrOps(from), ['CDRonDemandService.get_file_list', 'CDRonDemandService.get_file_list']);
+    assert.deepEqual(s.serviceabilityOps(from), [
+      'CDRonDemandService.get_file_list',
+      'CDRonDemandService.get_file_list',
+    ]);
     const [action] = actionOutcomes(s.auditSince(mark)).filter((a) => a.tool_name === 'cucm_cdr_files');
     assert.equal(action?.operation, 'get_file_list');
     assert.equal(action?.result, 'ALLOWED');

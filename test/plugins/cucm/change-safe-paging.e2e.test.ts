@@ -42,19 +42,24 @@ describe('change-safe paging through cucm_axl_call', () => {
   /** Another administrator adds a phone through AXL. */
   const add = async (): Promise<string> => {
     const name = `SEP00E2EC${String(++added).padStart(6, '0')}`;
-    await s.ok('operator', 'cucm_axl_call', {
-      host: cucm.name,
-      operation: 'addPhone',
-      args: {
-        phone: {
-          name,
-          product: 'Cisco 8865',
-          class: 'Phone',
-          protocol: 'SIP',
-          devicePoolName: 'Default',
+    // The operator confirms each change (writes: confirm): previewed, then sent with the plan_id.
+    await s.ok(
+      'operator',
+      'cucm_axl_call',
+      await s.plan('operator', 'cucm_axl_call', {
+        host: cucm.name,
+        operation: 'addPhone',
+        args: {
+          phone: {
+            name,
+            product: 'Cisco 8865',
+            class: 'Phone',
+            protocol: 'SIP',
+            devicePoolName: 'Default',
+          },
         },
-      },
-    });
+      }),
+    );
     return name;
   };
   const page = async (args: Record<string, unknown>, cursor?: string): Promise<Answer> =>

@@ -31,6 +31,13 @@ describe('cucm AXL tools with the real 15.0 schema', () => {
     assert.ok((dl.cached_versions as string[]).includes('15.0'));
     const all = await s.ok('auditor', 'cucm_list_axl_operations', { host });
     assert.ok((all.count as number) > 950, `${String(all.count)} operations`);
+    // Every operation of the real schema, as the product parses it, has its class from the change table.
+    const classes = all.change_classes as Record<string, string>;
+    assert.deepEqual(Object.keys(classes).sort(), [...(all.operations as string[])].sort());
+    assert.deepEqual(
+      [classes.getPhone, classes.addPhone, classes.doLdapSync],
+      ['read', 'change', 'destructive'],
+    );
     const sip = await s.ok('auditor', 'cucm_list_axl_operations', { version: '15.0', pattern: 'SipTrunk' });
     assert.ok((sip.operations as string[]).includes('addSipTrunk'));
     const described = await s.ok('auditor', 'cucm_list_axl_operations', { operation: 'addPhone', depth: 2 });
@@ -61,27 +68,32 @@ describe('cucm AXL tools with the real 15.0 schema', () => {
       (got.result as { return: { phone: { name: string } } }).return.phone.name,
       'SEP0A1B2C3D4E01',
     );
-    await s.ok('operator', 'cucm_axl_call', {
-      host,
-      operation: 'addPhone',
-      args: {
-        phone: {
-          name: 'SEP00REAL000001',
-          product: 'Cisco 8865',
-          class: 'Phone',
-          protocol: 'SIP',
-          protocolSide: 'User',
-          devicePoolName: 'Default',
-          commonPhoneConfigName: 'Standard Common Phone Profile',
-          locationName: 'Hub_None',
-          useTrustedRelayPoint: 'Default',
-          builtInBridgeStatus: 'Default',
-          packetCaptureMode: 'None',
-          certificateOperation: 'No Pending Operation',
-          deviceMobilityMode: 'Default',
+    // The operator confirms each change (writes: confirm): previewed, then sent with the plan_id.
+    await s.ok(
+      'operator',
+      'cucm_axl_call',
+      await s.plan('operator', 'cucm_axl_call', {
+        host,
+        operation: 'addPhone',
+        args: {
+          phone: {
+            name: 'SEP00REAL000001',
+            product: 'Cisco 8865',
+            class: 'Phone',
+            protocol: 'SIP',
+            protocolSide: 'User',
+            devicePoolName: 'Default',
+            commonPhoneConfigName: 'Standard Common Phone Profile',
+            locationName: 'Hub_None',
+            useTrustedRelayPoint: 'Default',
+            builtInBridgeStatus: 'Default',
+            packetCaptureMode: 'None',
+            certificateOperation: 'No Pending Operation',
+            deviceMobilityMode: 'Default',
+          },
         },
-      },
-    });
+      }),
+    );
     assert.ok(s.lab.state.cucm.db.table('device').findBy('name', 'SEP00REAL000001'));
   });
 });

@@ -43,6 +43,9 @@ const SPEC_TOOLS = [
   'cucm_trace_level',
   'cucm_log_list',
   'cucm_log_collect',
+  // Issue 23: the change journal.
+  'cucm_change_history',
+  'cucm_undo_change',
 ];
 
 describe('cucm tools and product scope', () => {

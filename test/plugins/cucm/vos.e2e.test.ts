@@ -78,10 +78,16 @@ describe('cucm VOS CLI and connectivity tools through MCP', () => {
   });
 
   it('answers a (y/n) question "n" by default; confirm is admin-only and answers "y"', async () => {
-    const refused = await s.fails('admin', 'cucm_os_run_command', {
-      host: cucm.name,
-      command: 'set tls min-version 1.1',
-    });
+    // `set` is destructive: the change needs its preview's plan_id, and then the CLI's own (y/n)
+    // question is still answered "n" without confirm: the two confirmations are separate.
+    const tls11 = { host: cucm.name, command: 'set tls min-version 1.1' };
+    const unplanned = await s.fails('admin', 'cucm_os_run_command', tls11);
+    assert.equal(unplanned.error, 'CONFIRMATION_REQUIRED');
+    const refused = await s.fails(
+      'admin',
+      'cucm_os_run_command',
+      await s.plan('admin', 'cucm_os_run_command', tls11),
+    );
     assert.equal(refused.error, 'SSHError');
     assert.match(refused.message, /confirm/i);
     assert.notEqual(s.lab.state.cucm.os.tlsMinVersion, '1.1');
@@ -92,11 +98,15 @@ describe('cucm VOS CLI and connectivity tools through MCP', () => {
     });
     assert.equal(opConfirm.error, 'ProfilePermissionError');
     const before = s.lab.state.cucm.os.tlsMinVersion;
-    await s.ok('admin', 'cucm_os_run_command', {
-      host: cucm.name,
-      command: 'set tls min-version 1.2',
-      confirm: true,
-    });
+    await s.ok(
+      'admin',
+      'cucm_os_run_command',
+      await s.plan('admin', 'cucm_os_run_command', {
+        host: cucm.name,
+        command: 'set tls min-version 1.2',
+        confirm: true,
+      }),
+    );
     assert.equal(s.lab.state.cucm.os.tlsMinVersion, '1.2');
     s.lab.state.cucm.os.tlsMinVersion = before;
   });

@@ -38,6 +38,9 @@ const IMP_TOOLS = [
   'imp_trace_level',
   'imp_log_list',
   'imp_log_collect',
+  // Issue 23: the change journal.
+  'imp_change_history',
+  'imp_undo_change',
 ];
 
 describe('imp tools through MCP', () => {
@@ -135,11 +138,13 @@ describe('imp tools through MCP', () => {
       args: { userid: 'rjones', server: 'imp-sub1' },
     });
     assert.equal(refused.error, 'ProfilePermissionError');
-    await s.ok('operator', 'imp_axl_call', {
+    // The operator confirms each change (writes: confirm): previewed, then sent with the plan_id.
+    const assign = {
       host: imp.name,
       operation: 'assignPresenceUser',
       args: { userid: 'rjones', server: 'imp-sub1' },
-    });
+    };
+    await s.ok('operator', 'imp_axl_call', await s.plan('operator', 'imp_axl_call', assign));
     const db = s.lab.state.imp.db;
     const rjones = db.table('enduser').findBy('userid', 'rjones');
     const assignment = db.table('presenceuserassignment').findBy('fkenduser', rjones?.pkid as string);
@@ -156,6 +161,7 @@ describe('imp tools through MCP', () => {
       [
         ['ALLOWED', imp.name],
         ['DENIED', imp.name],
+        ['ALLOWED', imp.name], // the assignment's preview, then the confirmed assignment
         ['ALLOWED', imp.name],
         ['ALLOWED', imp.name],
       ],

@@ -73,7 +73,7 @@ describe('the infra plugin, through a real MCP client', () => {
     const prompts = (await s('infra_list_prompts')).prompts as { name: string }[];
     assert.deepEqual(
       prompts.map((p) => p.name),
-      ['cucm_security_audit'],
+      ['cucm_security_audit', 'cucm_health_check'],
     );
     const docs = (await s('infra_list_docs')).docs as { uri: string }[];
     assert.ok(docs.length > 0 && docs.every((d) => d.uri.startsWith('cucm://')), JSON.stringify(docs));
@@ -92,7 +92,7 @@ describe('the infra plugin, through a real MCP client', () => {
     const native = await c.client.listPrompts();
     assert.deepEqual(
       native.prompts.map((x) => x.name),
-      ['cucm_security_audit'],
+      ['cucm_security_audit', 'cucm_health_check'],
     );
   });
 });

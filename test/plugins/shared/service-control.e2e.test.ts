@@ -2,7 +2,6 @@
 // the lab's ControlCenterServices on each node (site scale). A service stopped through the API shows
 // stopped on the node's CLI too (one service table in the lab), and every refusal is a coded error.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../lab/index.ts';
 import { actionOutcomes } from '../../helpers/kernel.ts';
@@ -10,6 +9,7 @@ import {
   labCredential,
   prepareNode,
   startProductStack,
+  storeUnreachableNode,
   type ProductStack,
 } from '../../helpers/product-stack.ts';
 
@@ -28,27 +28,14 @@ interface NodeAnswer {
   counts: { started: number; stopped: number; other: number };
 }
 
-/** A loopback port nothing listens on: a node that is down. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('service status and control through MCP', () => {
   let s: ProductStack;
   let cucm: LabNodeInfo;
   before(async () => {
-    s = await startProductStack({ lab: { scale: 'site' } });
-    cucm = await prepareNode(s, 'cucm');
+    s = await startProductStack({ lab: { scale: 'site' }, prepare: ['cucm'] });
+    cucm = s.node('cucm');
     // A subscriber that is down: a credential for it, at an address where nothing answers.
-    await s.ok('admin', 'cucm_store_credentials', {
-      ...labCredential(s.lab, cucm, 'axl'),
-      host: 'cucm-sub1',
-      address: `127.0.0.1:${await deadPort()}`,
-    });
+    await storeUnreachableNode(s, cucm, 'cucm-sub1');
   });
   after(async () => {
     await s.stop();
@@ -131,29 +118,44 @@ describe('service status and control through MCP', () => {
     assert.equal((cuc.nodes as NodeAnswer[])[0]?.services[0]?.status, 'Started');
   });
 
-  it('stop then start: confirmation required, admin only, audited first, the CLI shows the change', async () => {
+  it('stop then start: a stop needs the plan_id of its preview, admin only, audited first, the CLI shows the change', async () => {
+    const tool = 'cucm_service_control';
     const args = { host: cucm.name, action: 'stop', services: ['Cisco Tftp'] };
-    const unconfirmed = await s.fails('admin', 'cucm_service_control', args);
-    assert.equal(unconfirmed.error, 'BAD_REQUEST');
-    assert.match(unconfirmed.message, /confirm: true/);
+    // A destructive change from a client that cannot be asked: nothing without a plan_id.
+    const unconfirmed = await s.fails('admin', tool, args);
+    assert.equal(unconfirmed.error, 'CONFIRMATION_REQUIRED');
+    assert.match(unconfirmed.message, /dry_run: true/);
     for (const role of ['operator', 'auditor'] as const) {
-      const refused = await s.fails(role, 'cucm_service_control', { ...args, confirm: true });
+      const refused = await s.fails(role, tool, { ...args, dry_run: true });
       assert.equal(refused.error, 'ProfilePermissionError', role);
     }
+    const old = await s.fails('admin', tool, { ...args, confirm: true });
+    assert.equal(old.error, 'BAD_REQUEST', 'confirm: true no longer exists');
 
+    const planned = await s.plan('admin', tool, args);
     const mark = s.mark();
-    const stopped = await s.ok('admin', 'cucm_service_control', { ...args, confirm: true });
+    const stopped = await s.ok('admin', tool, planned);
     const svc = (stopped.services as (Service & { changed: boolean })[])[0];
     assert.equal(svc?.status, 'Stopped');
     assert.equal(svc?.changed, true);
-    const records = s.auditSince(mark).filter((r) => r.tool_name === 'cucm_service_control');
+    assert.equal(typeof stopped.change_id, 'string');
+    assert.equal((stopped.confirmed_by as { how: string }).how, 'plan');
+    const records = s.auditSince(mark).filter((r) => r.tool_name === tool);
     assert.equal(
       records[0]?.operation,
       'soapDoControlServices',
       'the operation is recorded before the outcome',
     );
     assert.match(String(records[0]?.detail), /Stop Cisco Tftp/);
-    assert.equal(actionOutcomes(records)[0]?.result, 'ALLOWED');
+    const outcome = actionOutcomes(records)[0];
+    assert.equal(outcome?.result, 'ALLOWED');
+    assert.deepEqual(outcome?.confirmed_by, {
+      how: 'plan',
+      who: (stopped.confirmed_by as { who: string }).who,
+      plan_id: planned.plan_id,
+    });
+    const reused = await s.fails('admin', tool, planned);
+    assert.equal(reused.error, 'PLAN_USED');
 
     const cli = await s.ok('admin', 'cucm_os_run_command', {
       host: cucm.name,
@@ -167,15 +169,13 @@ describe('service status and control through MCP', () => {
     const listed = (status.nodes as NodeAnswer[])[0]?.services.find((x) => x.name === 'Cisco Tftp');
     assert.equal(listed?.reason, 'Commanded Out of Service');
 
-    const again = await s.fails('admin', 'cucm_service_control', { ...args, confirm: true });
+    const again = await s.fails('admin', tool, await s.plan('admin', tool, args));
     assert.equal(again.error, 'SERVICEABILITY_ERROR');
     assert.match(again.message, /Component already stopped/);
 
-    const started = await s.ok('admin', 'cucm_service_control', {
-      ...args,
-      action: 'start',
-      confirm: true,
-    });
+    // A start is a change: the admin profile (writes: direct) needs no plan for it.
+    const started = await s.ok('admin', tool, { ...args, action: 'start' });
+    assert.equal((started.confirmed_by as { how: string }).how, 'direct');
     assert.equal((started.services as Service[])[0]?.status, 'Started');
     const after = await s.ok('admin', 'cucm_os_run_command', {
       host: cucm.name,
@@ -188,11 +188,12 @@ describe('service status and control through MCP', () => {
     // The 14.0 cluster's publisher: its own ControlCenterServices budget (cucm-pub's is spent above).
     const legacy = s.node('cucm', 'cucm14-pub');
     await s.ok('admin', 'cucm_store_credentials', labCredential(s.lab, legacy, 'axl'));
+    // Refused by the preview already: nothing to plan.
     const unknown = await s.fails('admin', 'cucm_service_control', {
       host: legacy.name,
       action: 'restart',
       services: ['Cisco Tftp', 'Cisco No Such Service'],
-      confirm: true,
+      dry_run: true,
     });
     assert.equal(unknown.error, 'NOT_FOUND');
     assert.match(unknown.message, /Cisco No Such Service/);
@@ -202,22 +203,28 @@ describe('service status and control through MCP', () => {
     });
     assert.equal(statusUnknown.error, 'NOT_FOUND');
 
-    const network = await s.fails('admin', 'cucm_service_control', {
-      host: legacy.name,
-      action: 'stop',
-      services: ['Cisco Tomcat'],
-      confirm: true,
-    });
+    const network = await s.fails(
+      'admin',
+      'cucm_service_control',
+      await s.plan('admin', 'cucm_service_control', {
+        host: legacy.name,
+        action: 'stop',
+        services: ['Cisco Tomcat'],
+      }),
+    );
     assert.equal(network.error, 'SERVICEABILITY_ERROR');
     assert.match(network.message, /Operation not supported/);
 
     // Partly refused: what the node did is reported per service, nothing is an error.
-    const partly = await s.ok('admin', 'cucm_service_control', {
-      host: legacy.name,
-      action: 'stop',
-      services: ['Cisco Tftp', 'Cisco Tomcat'],
-      confirm: true,
-    });
+    const partly = await s.ok(
+      'admin',
+      'cucm_service_control',
+      await s.plan('admin', 'cucm_service_control', {
+        host: legacy.name,
+        action: 'stop',
+        services: ['Cisco Tftp', 'Cisco Tomcat'],
+      }),
+    );
     assert.deepEqual(
       (partly.services as (Service & { changed: boolean })[]).map((x) => [x.name, x.status, x.changed]),
       [
@@ -229,13 +236,12 @@ describe('service status and control through MCP', () => {
       host: legacy.name,
       action: 'start',
       services: ['Cisco Tftp'],
-      confirm: true,
     });
 
     for (const bad of [
-      { host: legacy.name, action: 'kill', services: ['Cisco Tftp'], confirm: true },
-      { host: legacy.name, action: 'stop', services: [], confirm: true },
-      { host: legacy.name, action: 'stop', services: ['x'.repeat(129)], confirm: true },
+      { host: legacy.name, action: 'kill', services: ['Cisco Tftp'] },
+      { host: legacy.name, action: 'stop', services: [] },
+      { host: legacy.name, action: 'stop', services: ['x'.repeat(129)] },
     ]) {
       const r = await s.fails('admin', 'cucm_service_control', bad);
       assert.equal(r.error, 'BAD_REQUEST', JSON.stringify(bad).slice(0, 80));
@@ -244,7 +250,7 @@ describe('service status and control through MCP', () => {
       host: legacy.name,
       action: 'stop',
       services: ['Cisco Tftp\u0001'],
-      confirm: true,
+      dry_run: true,
     });
     assert.equal(markup.error, 'BAD_REQUEST');
     const tftp = await s.ok('auditor', 'cucm_service_status', {

@@ -121,11 +121,9 @@ describe('audit first on a full disk', { skip: mount === undefined }, () => {
     assert.equal(devices.findBy('name', 'SEP00FULL000001'), undefined);
 
     rmSync(filler);
-    const added = await s.ok('operator', 'cucm_axl_call', {
-      host: host(),
-      operation: 'addPhone',
-      args: phone('SEP00FULL000002'),
-    });
+    // The operator confirms each change (writes: confirm): previewed, then sent with the plan_id.
+    const add = { host: host(), operation: 'addPhone', args: phone('SEP00FULL000002') };
+    const added = await s.ok('operator', 'cucm_axl_call', await s.plan('operator', 'cucm_axl_call', add));
     assert.ok(added);
     assert.ok(devices.findBy('name', 'SEP00FULL000002'));
 
@@ -135,10 +133,11 @@ describe('audit first on a full disk', { skip: mount === undefined }, () => {
     const adds = records.filter((r) => r.event === 'ACTIONS' && r.tool_name === 'cucm_axl_call');
     assert.deepEqual(
       adds.map((r) => r.status),
-      ['STARTED', 'ALLOWED'],
-      'the refused call left no record; the accepted one has its intent and its outcome',
+      ['STARTED', 'ALLOWED', 'STARTED', 'ALLOWED'],
+      'the refused call left no record; the preview and the change each have their intent and outcome',
     );
     assert.equal(adds[0]?.call_id, adds[1]?.call_id);
-    assert.equal(typeof adds[1]?.exec_time_ms, 'number');
+    assert.equal(adds[2]?.call_id, adds[3]?.call_id);
+    assert.equal(typeof adds[3]?.exec_time_ms, 'number');
   });
 });

@@ -282,15 +282,19 @@ describe('secret hygiene: no canary and no secret in anything observable', { tim
     await ok('admin', 'cucm_download_axl_toolkit', { host: cucm.name });
     assert.match(JSON.stringify(await ok('admin', 'cucm_get_version', { host: cucm.name })), /15\.0/);
     // Passwords inside an AXL request body: a write that succeeds, and one the node refuses.
-    await ok('admin', 'cucm_axl_call', {
+    // A replaced password is destructive: previewed (the dry run's answer is observed too), then confirmed.
+    const update = {
       host: cucm.name,
       operation: 'updateUser',
       args: { userid: 'rjones', password: ARG.axlUserPassword, pin: ARG.axlUserPin },
-    });
+    };
+    const dry = await ok('admin', 'cucm_axl_call', { ...update, dry_run: true });
+    await ok('admin', 'cucm_axl_call', { ...update, plan_id: dry.plan_id });
     await fails('admin', 'cucm_axl_call', {
       host: cucm.name,
       operation: 'updateUser',
       args: { userid: 'nobody-here', password: ARG.axlMissingUserPassword },
+      dry_run: true,
     });
     await ok('admin', 'cucm_download_ris_toolkit', { host: cucm.name });
     await ok('admin', 'cucm_risport_query', { host: cucm.name });
@@ -370,12 +374,14 @@ describe('secret hygiene: no canary and no secret in anything observable', { tim
     const users = await ok('admin', 'cuc_cupi_list', { host: cuc.name, resource: 'users' });
     const id = /"ObjectId":"([^"]+)"/.exec(JSON.stringify(users))?.[1];
     assert.ok(id, JSON.stringify(users).slice(0, 300));
-    await call('admin', 'cuc_cupi_call', {
+    const pin = {
       host: cuc.name,
       method: 'PUT',
       path: `/vmrest/users/${id}/credential/pin`,
       body: { Credentials: ARG.cupiPin },
-    });
+    };
+    const pinPlan = await call('admin', 'cuc_cupi_call', { ...pin, dry_run: true });
+    await call('admin', 'cuc_cupi_call', { ...pin, plan_id: pinPlan.structuredContent?.plan_id });
     await ok('admin', 'cuc_os_store_credentials', cred(cuc, 'os', WRONG.cucOs));
     await ok('admin', 'cuc_check_connectivity', { host: cuc.name });
     await ok('admin', 'cuc_os_trust_fingerprint', {

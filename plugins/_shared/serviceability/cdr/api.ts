@@ -18,7 +18,7 @@
 // - in2: "True = Include both files that were sent successfully and files that failed to be sent. False =
 //   Send only the files that failed to be sent" (Cisco's CDR On-Demand Service description in the Unified
 //   CM developer guides, as public clients quote it).
-import type { ServiceabilityApi } from '../api.ts';
+import { exceededAllowedRate, type ServiceabilityApi } from '../api.ts';
 import type { SoapFields } from '../envelope.ts';
 
 /**
@@ -33,11 +33,7 @@ export const CDR_ON_DEMAND_API: ServiceabilityApi = {
   path: '/CDRonDemandService2/services/CDRonDemandService',
   namespace: 'http://schemas.cisco.com/ast/soap',
   perMinute: 10,
-  rateFault: (faultstring) => {
-    if (!/Exceeded allowed rate/i.test(faultstring)) return undefined;
-    const limit = /(\d{1,4})\s+requests? per minute/i.exec(faultstring);
-    return limit ? Number(limit[1]) : null;
-  },
+  rateFault: exceededAllowedRate,
 };
 
 export const CDR_OPS = { list: 'get_file_list', get: 'get_file' } as const;

@@ -6,7 +6,7 @@
 // ServiceList/item (the WSDL Cisco ships with its samples: CiscoDevNet/serviceability-python-zeep-samples,
 // schema/ControlCenterServices.wsdl). "All Control Center Services operations work only on the local node
 // identified by the NodeName element" (same API page): every node is asked at its own address.
-import type { ServiceabilityApi } from '../api.ts';
+import { exceededAllowedRate, type ServiceabilityApi } from '../api.ts';
 import type { SoapFields } from '../envelope.ts';
 
 /**
@@ -19,11 +19,7 @@ export const CONTROL_CENTER_API: ServiceabilityApi = {
   path: '/controlcenterservice2/services/ControlCenterServices',
   namespace: 'http://schemas.cisco.com/ast/soap',
   perMinute: 15,
-  rateFault: (faultstring) => {
-    if (!/Exceeded allowed rate/i.test(faultstring)) return undefined;
-    const limit = /(\d{1,4})\s+requests? per minute/i.exec(faultstring);
-    return limit ? Number(limit[1]) : null;
-  },
+  rateFault: exceededAllowedRate,
 };
 
 /** Elements always lists in the answers: ServiceInfoList/item, Services/item, DependentServices/Service. */

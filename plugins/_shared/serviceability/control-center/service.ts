@@ -1,15 +1,12 @@
 // Service status and control through ControlCenterServices, one node per request (the API acts on the
 // node it runs on only), over the shared serviceability client: its per-node budget, retries (reads
 // only: a control request is sent once), stored credential and certificate trust per node.
-import type { ClientVault, KernelError } from '../../../../kernel/sdk/index.ts';
-import {
-  isKernelError,
-  NotFoundError,
-  ProfilePermissionError,
-  ServiceabilityError,
-} from '../../../../kernel/sdk/index.ts';
+import type { ClientVault } from '../../../../kernel/sdk/index.ts';
+import { NotFoundError, ServiceabilityError } from '../../../../kernel/sdk/index.ts';
 import { splitAddress } from '../../node/endpoint.ts';
-import type { ServiceabilityClient } from '../client.ts';
+import { eachNode, type NodeFailure } from '../../node/node-failures.ts';
+import type { XmlNode } from '../../node/xml-text.ts';
+import type { ServiceabilityClient, SoapCall } from '../client.ts';
 import type { ControlType } from './api.ts';
 import {
   CONTROL_CENTER_API,
@@ -35,14 +32,27 @@ export interface NodeStatus {
   rate_limit: { per_minute: number; remaining: number };
 }
 
-export interface NodeFailure {
-  node: string;
-  error: { code: string; message: string; retry_after_seconds?: number };
-  /** The error itself, for a caller that rethrows it when no node answered. */
-  cause: KernelError;
-}
-
 const arrays = [...CONTROL_CENTER_ARRAYS];
+
+/** soapGetServiceStatus for `services` (every service when empty), read. */
+async function readStatus(
+  call: (c: SoapCall) => Promise<XmlNode>,
+  services: readonly string[],
+  host: string,
+  signal?: AbortSignal,
+): Promise<ServiceInformation> {
+  return readServiceInformation(
+    await call({
+      api: CONTROL_CENTER_API,
+      operation: 'soapGetServiceStatus',
+      fields: serviceStatusFields(services),
+      arrays,
+      ...(signal ? { signal } : {}),
+    }),
+    'soapGetServiceStatusReturn',
+    host,
+  );
+}
 
 function unknownOf(info: ServiceInformation): { known: ServiceInfo[]; unknown: string[] } {
   const unknown = info.services.filter((s) => s.status === 'Unknown' && s.reason_code === NO_SUCH_SERVICE);
@@ -63,17 +73,7 @@ export async function nodeStatus(
 ): Promise<NodeStatus> {
   const endpoint = await client.endpoint(vault, host);
   return client.session(endpoint, async (call) => {
-    const status = readServiceInformation(
-      await call({
-        api: CONTROL_CENTER_API,
-        operation: 'soapGetServiceStatus',
-        fields: serviceStatusFields(services),
-        arrays,
-        ...(signal ? { signal } : {}),
-      }),
-      'soapGetServiceStatusReturn',
-      host,
-    );
+    const status = await readStatus(call, services, host, signal);
     const specifications = withSpecifications
       ? readStaticServiceList(
           await call({
@@ -102,7 +102,7 @@ export async function nodeStatus(
  * refused) is reported with its coded error while the others still answer. Anything that is not a coded
  * error is a defect and propagates.
  */
-export async function clusterStatus(
+export function clusterStatus(
   client: ServiceabilityClient,
   vault: ClientVault,
   hosts: readonly string[],
@@ -110,28 +110,11 @@ export async function clusterStatus(
   withSpecifications: boolean,
   signal?: AbortSignal,
 ): Promise<{ answered: NodeStatus[]; failed: NodeFailure[] }> {
-  const answered: NodeStatus[] = [];
-  const failed: NodeFailure[] = [];
-  // One node after the other: each has its own budget, and a cluster is a handful of nodes.
-  for (const host of hosts) {
-    try {
-      answered.push(await nodeStatus(client, vault, host, services, withSpecifications, signal));
-    } catch (err) {
-      // A refused operation is the caller's, not the node's: it ends the call (DENIED), never one node.
-      if (!isKernelError(err) || !err.expose || err instanceof ProfilePermissionError || signal?.aborted)
-        throw err;
-      failed.push({
-        node: host,
-        error: {
-          code: err.code,
-          message: err.message,
-          ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}),
-        },
-        cause: err,
-      });
-    }
-  }
-  return { answered, failed };
+  return eachNode(
+    hosts,
+    (host) => nodeStatus(client, vault, host, services, withSpecifications, signal),
+    signal,
+  );
 }
 
 export interface ControlResult {
@@ -154,30 +137,27 @@ export async function controlServices(
   action: ControlType,
   services: readonly string[],
   signal?: AbortSignal,
+  /**
+   * `namesChecked`: the caller has just read these services' status (the change gate's preview), so
+   * the name check is not repeated: each read takes one of the node's 15 Control Center requests a minute.
+   */
+  o: { namesChecked?: boolean } = {},
 ): Promise<ControlResult> {
   const endpoint = await client.endpoint(vault, host);
   const nodeName = splitAddress(host)?.host ?? host;
   const opt = signal ? { signal } : {};
   return client.session(endpoint, async (call) => {
-    const before = readServiceInformation(
-      await call({
-        api: CONTROL_CENTER_API,
-        operation: 'soapGetServiceStatus',
-        fields: serviceStatusFields(services),
-        arrays,
-        ...opt,
-      }),
-      'soapGetServiceStatusReturn',
-      host,
-    );
-    const { unknown } = unknownOf(before);
-    const missing = services.filter(
-      (s) =>
-        unknown.some((u) => u.toLowerCase() === s.toLowerCase()) ||
-        !before.services.some((b) => b.name.toLowerCase() === s.toLowerCase()),
-    );
-    if (missing.length > 0)
-      throw new NotFoundError(`${host} has no service named ${missing.map((m) => `"${m}"`).join(', ')}`);
+    if (o.namesChecked !== true) {
+      const before = await readStatus(call, services, host, signal);
+      const { unknown } = unknownOf(before);
+      const missing = services.filter(
+        (s) =>
+          unknown.some((u) => u.toLowerCase() === s.toLowerCase()) ||
+          !before.services.some((b) => b.name.toLowerCase() === s.toLowerCase()),
+      );
+      if (missing.length > 0)
+        throw new NotFoundError(`${host} has no service named ${missing.map((m) => `"${m}"`).join(', ')}`);
+    }
     const after = readServiceInformation(
       await call({
         api: CONTROL_CENTER_API,

@@ -10,7 +10,7 @@
 // "MM/dd/yy hh:mm AM" and the TimeZone form "Client: (GMT+0:0)Greenwich Mean Time-Europe/London" are
 // those of a public client that drives real nodes (sieteunoseis/cisco-dime README); no Cisco page read
 // here states them.
-import type { ServiceabilityApi } from '../api.ts';
+import { exceededAllowedRate, type ServiceabilityApi } from '../api.ts';
 import type { SoapFields } from '../envelope.ts';
 
 /**
@@ -23,11 +23,7 @@ export const LOG_COLLECTION_API: ServiceabilityApi = {
   path: '/logcollectionservice2/services/LogCollectionPortTypeService',
   namespace: 'http://schemas.cisco.com/ast/soap',
   perMinute: 15,
-  rateFault: (faultstring) => {
-    if (!/Exceeded allowed rate/i.test(faultstring)) return undefined;
-    const limit = /(\d{1,4})\s+requests? per minute/i.exec(faultstring);
-    return limit ? Number(limit[1]) : null;
-  },
+  rateFault: exceededAllowedRate,
 };
 
 /** Elements always lists in the answers. */

@@ -13,7 +13,7 @@ import { PayloadTooLargeError, ServiceabilityError } from '../../../../kernel/sd
 import type { HttpAnswer } from '../../axl/transport.ts';
 import type { XmlNode } from '../../node/xml-text.ts';
 import { child, isNode, parseUntrusted } from '../../node/xml-text.ts';
-import type { ServiceabilityApi } from '../api.ts';
+import { exceededAllowedRate, type ServiceabilityApi } from '../api.ts';
 import type { SoapCall } from '../client.ts';
 import { isMultipart, MultipartError, parseMultipart, partByReference } from '../multipart.ts';
 
@@ -26,11 +26,7 @@ export const GET_FILE_API: ServiceabilityApi = {
   path: '/logcollectionservice/services/DimeGetFileService',
   namespace: 'http://schemas.cisco.com/ast/soap/',
   perMinute: 15,
-  rateFault: (faultstring) => {
-    if (!/Exceeded allowed rate/i.test(faultstring)) return undefined;
-    const limit = /(\d{1,4})\s+requests? per minute/i.exec(faultstring);
-    return limit ? Number(limit[1]) : null;
-  },
+  rateFault: exceededAllowedRate,
 };
 
 /** Room for the envelope and MIME headers around the file, within the answer cap. */

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Lab } from '../../../../lab/index.ts';
-import { labNode, labTlsPin } from '../../../../lab/index.ts';
+import { MemoryPlanStore } from '../../../../kernel/changes/plan-store.ts';
+import { plansView } from '../../../../kernel/changes/views.ts';
 import { allowlisted } from '../../../../kernel/rbac/policy.ts';
 import { profileSchema, type Profile } from '../../../../kernel/rbac/profile-schema.ts';
 import type { ClientVault, ToolContext, ToolDefinition, ZodShape } from '../../../../kernel/sdk/index.ts';
@@ -18,6 +19,7 @@ import getVersion from '../../../../plugins/cuc/tools/get-version.ts';
 import { repoRoot, startTestLab } from '../../../lab/helpers.ts';
 import { vaultFixture, type VaultFixture } from '../../../kernel/vault/vault-fixture.ts';
 import { HOSTILE } from './hostile-paths.ts';
+import { storeLabCupi } from './lab-cupi-vault.ts';
 
 type Tool = ToolDefinition<ZodShape, CucShared>;
 
@@ -88,15 +90,9 @@ describe('CUPI tool replies on the lab', () => {
 
   before(async () => {
     lab = await startTestLab();
-    const cuc = labNode(lab.info, 'cuc');
     vf = vaultFixture();
     vault = vf.vault.forClient('tools');
-    const creds = cuc.credentials.cupi as { user: string; password: string };
-    await vault.store('cuc', 'cupi', HOST, {
-      username: creds.user,
-      password: creds.password,
-      options: { address: `127.0.0.1:${cuc.ports.https as number}`, ...labTlsPin(lab.info, cuc) },
-    });
+    await storeLabCupi(vault, lab, HOST);
     cupi = new CupiClients({ retry: { backoffMs: [5] } });
   });
   after(async () => {
@@ -105,11 +101,28 @@ describe('CUPI tool replies on the lab', () => {
     await vf.cleanup();
   });
 
+  let recorded = 0;
+  const plans = plansView(new MemoryPlanStore({ ttlMs: 60_000, perClient: 10 }), {
+    client: 'admin1',
+    tool: 'cuc_cupi_call',
+  });
   const run = async (tool: Tool, raw: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const input = z.object(tool.input).parse(raw);
     const noop = (): void => undefined;
     const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-    const ctx = { shared: { cupi }, vault, log } as unknown as ToolContext<CucShared>;
+    // The change gate's part of the context: an admin (writes: direct), its journal in memory.
+    const gate = {
+      caller: { name: 'admin1', profile: 'admin', products: ['cuc'] },
+      kernel: { permissions: () => ({ writes: 'direct' }) },
+      input: {
+        accepts: { elicitation: false, sampling: false, roots: false, elicitationUrl: false },
+        responses: {},
+      },
+      changes: { record: (e: object) => Promise.resolve({ ...e, id: `c${++recorded}` }) },
+      plans,
+      confirmed: noop,
+    };
+    const ctx = { shared: { cupi }, vault, log, ...gate } as unknown as ToolContext<CucShared>;
     const reply = await tool.handler(input, ctx);
     assert.ok(reply.structured, `${tool.name} replies with structured content`);
     return reply.structured;
@@ -164,8 +177,19 @@ describe('CUPI tool replies on the lab', () => {
     const got = await run(cupiCall, { host: HOST, method: 'GET', path: created.location_path });
     assert.equal((got.body as { Alias: string }).Alias, 'tool.user');
     assert.equal(got.path, `/vmrest/users/${id}`);
-    const deleted = await run(cupiCall, { host: HOST, method: 'DELETE', path: `/vmrest/users/${id}` });
-    assert.deepEqual(deleted, { host: HOST, method: 'DELETE', path: `/vmrest/users/${id}`, status: 204 });
+    // Destructive: previewed, then sent with the preview's plan_id.
+    const remove = { host: HOST, method: 'DELETE', path: `/vmrest/users/${id}` };
+    const dry = await run(cupiCall, { ...remove, dry_run: true });
+    const deleted = await run(cupiCall, { ...remove, plan_id: dry.plan_id });
+    assert.deepEqual(deleted, {
+      host: HOST,
+      method: 'DELETE',
+      path: `/vmrest/users/${id}`,
+      status: 204,
+      change_class: 'destructive',
+      change_id: 'c2',
+      confirmed_by: { how: 'plan', who: 'admin1' },
+    });
     await assert.rejects(
       run(cupiCall, { host: HOST, method: 'GET', path: `/vmrest/users/${id}` }),
       CUPIError,

@@ -35,12 +35,6 @@ describe('serviceability inner operations: each one checked against the allowlis
     state.cleanup();
   });
 
-  const ops = (from: number): string[] =>
-    s.lab.state.log.requests
-      .slice(from)
-      .filter((r) => r.service === 'serviceability')
-      .map((r) => r.operation ?? '');
-
   it('the default auditor profile sends every operation of a described listing and a sampled query', async () => {
     const from = s.lab.state.log.requests.length;
     await s.ok('auditor', 'cucm_perfmon_list_counters', {
@@ -56,7 +50,7 @@ describe('serviceability inner operations: each one checked against the allowlis
       sample_interval_seconds: 1,
     });
     await s.ok('auditor', 'cucm_service_status', { host: cucm.name, with_specifications: true });
-    const sentOps = new Set(ops(from).map((o) => o.replace(/^\w+\./, '')));
+    const sentOps = new Set(s.serviceabilityOps(from).map((o) => o.replace(/^\w+\./, '')));
     for (const op of [
       'perfmonListCounter',
       'perfmonQueryCounterDescription',
@@ -88,7 +82,11 @@ describe('serviceability inner operations: each one checked against the allowlis
     });
     assert.equal(r.error, 'ProfilePermissionError');
     assert.match(r.message, /does not allow SERVICEABILITY perfmonOpenSession/);
-    assert.deepEqual(ops(from), ['PerfmonService.perfmonCollectCounterData'], 'no session was opened');
+    assert.deepEqual(
+      s.serviceabilityOps(from),
+      ['PerfmonService.perfmonCollectCounterData'],
+      'no session was opened',
+    );
     const [outcome] = actionOutcomes(s.auditSince(mark)).filter((a) => a.tool_name === 'cucm_perfmon_query');
     assert.equal(outcome?.result, 'DENIED');
     assert.deepEqual(outcome?.denied_requests, [
@@ -105,6 +103,6 @@ describe('serviceability inner operations: each one checked against the allowlis
       with_specifications: true,
     });
     assert.equal(r.error, 'ProfilePermissionError');
-    assert.ok(!ops(from).includes('ControlCenterServices.soapGetStaticServiceList'));
+    assert.ok(!s.serviceabilityOps(from).includes('ControlCenterServices.soapGetStaticServiceList'));
   });
 });

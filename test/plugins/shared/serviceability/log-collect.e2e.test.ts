@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../../lab/index.ts';
 import { actionOutcomes } from '../../../helpers/kernel.ts';
-import { prepareNode, startProductStack, type ProductStack } from '../../../helpers/product-stack.ts';
+import { startProductStack, type ProductStack } from '../../../helpers/product-stack.ts';
 
 interface Listed {
   log: string;
@@ -23,9 +23,8 @@ describe('log_collect through MCP', () => {
   let audit: Listed;
   let tomcat: Listed;
   before(async () => {
-    s = await startProductStack();
-    cucm = await prepareNode(s, 'cucm');
-    await prepareNode(s, 'cuc');
+    s = await startProductStack({ prepare: ['cucm', 'cuc'] });
+    cucm = s.node('cucm');
     const r = await s.ok('operator', 'cucm_log_list', {
       host: cucm.name,
       services: ['Cisco CallManager', 'Cisco Audit Logs', 'Cisco Tomcat'],
@@ -40,12 +39,6 @@ describe('log_collect through MCP', () => {
   after(async () => {
     await s?.stop();
   });
-
-  const ops = (from: number): string[] =>
-    s.lab.state.log.requests
-      .slice(from)
-      .filter((r) => r.service === 'serviceability')
-      .map((r) => r.operation ?? '');
 
   it('keeps a gzip trace expanded and a plain log as sent, handed over as resource links', async () => {
     const mark = s.mark();
@@ -77,7 +70,10 @@ describe('log_collect through MCP', () => {
     assert.equal(log?.expanded, false);
     assert.equal(log?.bytes_kept, audit.size);
     assert.deepEqual(r.content.filter((c) => c.type === 'resource_link').length, 2);
-    assert.deepEqual(ops(from), ['DimeGetFileService.GetOneFile', 'DimeGetFileService.GetOneFile']);
+    assert.deepEqual(s.serviceabilityOps(from), [
+      'DimeGetFileService.GetOneFile',
+      'DimeGetFileService.GetOneFile',
+    ]);
     const read = await s.mcp.operator.client.readResource({ uri: trace!.uri });
     const text = (read.contents[0] as { text?: string }).text ?? '';
     assert.match(text, /CallManager\|SdlSig\|TimerTick/);

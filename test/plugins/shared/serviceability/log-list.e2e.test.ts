@@ -4,27 +4,17 @@
 // operation, and the refusals: bad windows (nothing sent), an unknown log, a node that does not answer
 // beside one that does, RBAC product scope, and the node's rate fault with a retry time.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../../lab/index.ts';
 import { actionOutcomes } from '../../../helpers/kernel.ts';
 import {
   assertRefusedOutsideScope,
-  labCredential,
-  prepareNode,
   startProductStack,
+  storeUnreachableNode,
   type ProductStack,
 } from '../../../helpers/product-stack.ts';
 
 const LC = 'LogCollectionPortTypeService';
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 interface File {
   log: string;
@@ -41,20 +31,15 @@ describe('log_list through MCP', () => {
   before(async () => {
     // Each node allows 10 Log Collection requests a minute here, fewer than the 15 this server assumes:
     // the node's own rate fault is what stops the last test.
-    s = await startProductStack({ lab: { logCollectionRateLimitPerMinute: 10 } });
-    cucm = await prepareNode(s, 'cucm');
-    await prepareNode(s, 'imp');
-    await prepareNode(s, 'cuc');
+    s = await startProductStack({
+      lab: { logCollectionRateLimitPerMinute: 10 },
+      prepare: ['cucm', 'imp', 'cuc'],
+    });
+    cucm = s.node('cucm');
   });
   after(async () => {
     await s?.stop();
   });
-
-  const ops = (from: number): string[] =>
-    s.lab.state.log.requests
-      .slice(from)
-      .filter((r) => r.service === 'serviceability')
-      .map((r) => r.operation ?? '');
 
   it("lists the cluster's service and system logs in one request, audited with the operation", async () => {
     const mark = s.mark();
@@ -67,7 +52,7 @@ describe('log_list through MCP', () => {
     );
     assert.ok(cluster[0]?.service_logs.includes('Cisco CallManager'));
     assert.ok(cluster[0]?.system_logs.includes('Event Viewer-Application Log'));
-    assert.deepEqual(ops(from), [`${LC}.listNodeServiceLogs`]);
+    assert.deepEqual(s.serviceabilityOps(from), [`${LC}.listNodeServiceLogs`]);
     const [action] = actionOutcomes(s.auditSince(mark)).filter((a) => a.tool_name === 'cucm_log_list');
     assert.equal(action?.operation, 'listNodeServiceLogs');
     assert.equal(action?.result, 'ALLOWED');
@@ -137,12 +122,7 @@ describe('log_list through MCP', () => {
   });
 
   it('a node that does not answer is listed in failed while the others answer', async () => {
-    const port = await closedPort();
-    await s.ok('admin', 'cucm_store_credentials', {
-      ...labCredential(s.lab, cucm, 'axl'),
-      host: 'dead-node',
-      address: `127.0.0.1:${port}`,
-    });
+    await storeUnreachableNode(s, cucm, 'dead-node');
     // Credentials are the caller's own: the admin stored this one.
     const r = await s.ok('admin', 'cucm_log_list', {
       host: cucm.name,

@@ -4,28 +4,18 @@
 // refusals: unknown object, bad input, RBAC product scope, the node's rate fault with a retry time, and
 // a node that does not answer.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LabNodeInfo } from '../../../../lab/index.ts';
 import { actionOutcomes } from '../../../helpers/kernel.ts';
+import { registeredPhones } from '../../../lab/helpers.ts';
 import {
   assertRefusedOutsideScope,
-  labCredential,
-  prepareNode,
   startProductStack,
+  storeUnreachableNode,
   type ProductStack,
 } from '../../../helpers/product-stack.ts';
 
 const PERFMON = 'PerfmonService';
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('PerfMon tools through MCP', () => {
   let s: ProductStack;
@@ -34,10 +24,11 @@ describe('PerfMon tools through MCP', () => {
   before(async () => {
     // Each node's PerfMon allows 40 requests a minute here, fewer than the 80 this server assumes: the
     // node's own rate fault is what stops the last test.
-    s = await startProductStack({ lab: { perfmonRateLimitPerMinute: 40 } });
-    cucm = await prepareNode(s, 'cucm');
-    await prepareNode(s, 'imp');
-    await prepareNode(s, 'cuc');
+    s = await startProductStack({
+      lab: { perfmonRateLimitPerMinute: 40 },
+      prepare: ['cucm', 'imp', 'cuc'],
+    });
+    cucm = s.node('cucm');
     sub = s.lab.state.cucm.ris.nodes.find((n) => n !== cucm.name) as string;
   });
   after(async () => {
@@ -45,10 +36,7 @@ describe('PerfMon tools through MCP', () => {
   });
 
   const perfmonOps = (from: number): string[] =>
-    s.lab.state.log.requests
-      .slice(from)
-      .filter((r) => r.service === 'serviceability')
-      .map((r) => (r.operation ?? '').replace(`${PERFMON}.`, ''));
+    s.serviceabilityOps(from).map((op) => op.replace(`${PERFMON}.`, ''));
 
   it('lists objects and counters; one object with descriptions and instances', async () => {
     const all = await s.ok('auditor', 'cucm_perfmon_list_counters', { host: cucm.name });
@@ -95,12 +83,7 @@ describe('PerfMon tools through MCP', () => {
       counters: ['RegisteredHardwarePhones', 'CallsActive'],
       nodes: [cucm.name, sub],
     });
-    const regs = s.lab.state.cucm.ris.registrations;
-    const expected = (node: string): number =>
-      [...regs].filter(
-        ([name, list]) =>
-          name.startsWith('SEP') && list.some((x) => x.node === node && x.status === 'Registered'),
-      ).length;
+    const expected = (node: string): number => registeredPhones(s.lab, node);
     const nodes = r.nodes as { node: string; values: { counter: string; value: number; unit: string }[] }[];
     assert.deepEqual(
       nodes.map((n) => [n.node, n.values.find((v) => v.counter === 'RegisteredHardwarePhones')?.value]),
@@ -185,12 +168,7 @@ describe('PerfMon tools through MCP', () => {
   });
 
   it('a node that does not answer is a ConnectivityError after the retries', async () => {
-    const port = await closedPort();
-    await s.ok('admin', 'cucm_store_credentials', {
-      ...labCredential(s.lab, cucm, 'axl'),
-      host: 'dead-node',
-      address: `127.0.0.1:${port}`,
-    });
+    await storeUnreachableNode(s, cucm, 'dead-node');
     const r = await s.fails('admin', 'cucm_perfmon_query', { host: 'dead-node', object: 'Memory' });
     assert.equal(r.error, 'ConnectivityError');
     assert.match(r.message, /unreachable after 4 attempts/);

@@ -1,3 +1,0 @@
-import { logCollectTool } from '../../_shared/tools/log-collect.ts';
-
-export default logCollectTool('cuc');

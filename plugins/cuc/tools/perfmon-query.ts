@@ -1,3 +1,0 @@
-import { perfmonQueryTool } from '../../_shared/tools/perfmon-query.ts';
-
-export default perfmonQueryTool('cuc');

@@ -1,0 +1,3 @@
+import { changeHistoryTool } from '../../_shared/tools/change-history.ts';
+
+export default changeHistoryTool('cucm');

@@ -1,3 +1,0 @@
-import { logListTool } from '../../_shared/tools/log-list.ts';
-
-export default logListTool('cucm');

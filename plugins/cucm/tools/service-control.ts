@@ -1,3 +1,0 @@
-import { serviceControlTool } from '../../_shared/tools/service-control.ts';
-
-export default serviceControlTool('cucm');

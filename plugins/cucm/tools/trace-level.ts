@@ -1,3 +1,0 @@
-import { traceLevelTool } from '../../_shared/tools/trace-level.ts';
-
-export default traceLevelTool('cucm', 'cucm_os_trust_fingerprint');

@@ -1,3 +1,0 @@
-import { serviceStatusTool } from '../../_shared/tools/service-status.ts';
-
-export default serviceStatusTool('imp');
