@@ -18,6 +18,7 @@ import {
   TRACE_LEVELS,
   type TraceLevel,
 } from '../vos/trace-output.ts';
+import { classifyCli } from '../changes/classify.ts';
 import { eachNode, failIfNoneAnswered, type NodeFailure } from '../node/node-failures.ts';
 import { unrecognised } from './cli-sections.ts';
 import { hostField } from './credential-input.ts';
@@ -131,6 +132,11 @@ function stateOf(node: string, task: string, output: string): NodeAnswer {
   };
 }
 
+/** A task's state as the journal keeps it (null when the node's answer was not recognised). */
+function traceImage(a: NodeAnswer): { enabled: boolean; level: string | null } | null {
+  return a.recognised ? { enabled: a.enabled === true, level: a.level ?? null } : null;
+}
+
 function tasksOf(node: string, output: string): NodeAnswer {
   const tasks = parseTraceTasks(output);
   return {
@@ -188,9 +194,38 @@ async function set(ctx: Ctx, product: Product, task: string, level: Level, hosts
   const { answered: nodes, failed } = await eachNode(
     hosts,
     async (host): Promise<NodeAnswer> => {
-      // A (y/n) question, if the node asks one, is answered y: the caller confirmed.
-      await run(ctx, product, host, command, true);
-      return { ...stateOf(host, task, await run(ctx, product, host, showTraceCommand(task))), changed: true };
+      // The task's state before, for the change journal (every change on a node is journalled).
+      const before = traceImage(stateOf(host, task, await run(ctx, product, host, showTraceCommand(task))));
+      const entry = {
+        host,
+        kind: 'cli' as const,
+        operation: command,
+        change_class:
+          classifyCli(command).class === 'destructive' ? ('destructive' as const) : ('change' as const),
+        object: { type: 'trace task', name: task },
+        before,
+        request: { command },
+        confirmed_by: { how: 'direct' as const, who: ctx.caller.name },
+      };
+      try {
+        // A (y/n) question, if the node asks one, is answered y: the caller confirmed.
+        await run(ctx, product, host, command, true);
+      } catch (err) {
+        await ctx.changes
+          .record({
+            ...entry,
+            after: null,
+            outcome: 'failed',
+            error: err instanceof Error ? err.message : String(err),
+          })
+          .catch((journal: unknown) =>
+            ctx.log.error({ err: journal }, 'a failed trace change could not be journalled'),
+          );
+        throw err;
+      }
+      const after = stateOf(host, task, await run(ctx, product, host, showTraceCommand(task)));
+      await ctx.changes.record({ ...entry, after: traceImage(after), outcome: 'applied' });
+      return { ...after, changed: true };
     },
     ctx.signal,
   );

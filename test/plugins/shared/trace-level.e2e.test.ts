@@ -68,7 +68,20 @@ describe('trace levels through MCP', () => {
     ]);
     assert.equal(r.level_set, 'Detailed');
     assert.deepEqual(s.lab.state.cucm.os.traces.cdpmib, { enabled: true, level: 'Detailed' });
-    assert.deepEqual(typed(from), ['show trace', 'set trace enable Detailed cdpmib', 'show trace cdpmib']);
+    assert.deepEqual(typed(from), [
+      'show trace',
+      'show trace cdpmib',
+      'set trace enable Detailed cdpmib',
+      'show trace cdpmib',
+    ]);
+    // Every change on a node is journalled, with the task's state before and after.
+    const history = await s.ok('admin', 'cucm_change_history', { host: cucm.name });
+    const [change] = history.changes as Record<string, unknown>[];
+    assert.equal(change?.operation, 'set trace enable Detailed cdpmib');
+    assert.deepEqual(change?.before, { enabled: true, level: 'Error' });
+    assert.deepEqual(change?.after, { enabled: true, level: 'Detailed' });
+    assert.deepEqual(change?.object, { type: 'trace task', name: 'cdpmib' });
+    assert.equal(change?.outcome, 'applied');
     const [action] = actionOutcomes(s.auditSince(mark)).filter((a) => a.tool_name === 'cucm_trace_level');
     assert.equal(action?.operation, 'set trace enable Detailed cdpmib');
     assert.equal(action?.result, 'ALLOWED');
