@@ -7,15 +7,14 @@ import {
   ConfirmationDeclinedError,
   ConfirmationRequiredError,
   inputRequired,
-  isKernelError,
   needsConfirmation,
   previewOnly,
   ProfilePermissionError,
   type ChangeConfirmation,
-  type ChangeOutcome,
   type ToolContext,
   type ToolReply,
 } from '../../../kernel/sdk/index.ts';
+import { sendJournalled } from './journalled-send.ts';
 import { isSecretField, MASKED } from './values.ts';
 import type { ChangeAdapter, ChangePreview, GateInput } from './gate-types.ts';
 
@@ -139,18 +138,7 @@ export async function gateChange<I extends GateInput, R>(
     ...(planId !== undefined ? { plan_id: planId } : {}),
     ...(o.undoOf !== undefined ? { undo_of: o.undoOf } : {}),
   };
-  let result: R;
-  try {
-    result = await apply();
-  } catch (err) {
-    const outcome: ChangeOutcome = isUncertain(err) ? 'uncertain' : 'failed';
-    try {
-      await ctx.changes.record({ ...entry, after: null, outcome, error: errorText(err) });
-    } catch (journal) {
-      ctx.log.error({ err: journal }, 'a failed change could not be journalled');
-    }
-    throw err;
-  }
+  const result = await sendJournalled(ctx, entry, apply);
   let after: unknown = null;
   try {
     after = await adapter.readAfter(input, preview, result);
@@ -259,16 +247,4 @@ function shown(path: string, v: unknown): string {
   if (secretPath(path)) return MASKED;
   const text = v === null || v === undefined ? '(none)' : typeof v === 'string' ? v : JSON.stringify(v);
   return text.length > SHOWN_VALUE ? `${text.slice(0, SHOWN_VALUE)}...` : text;
-}
-
-/** Sent but unanswered: the node may or may not have applied it. */
-function isUncertain(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === 'AbortError' || err.name === 'TimeoutError') return true;
-  return isKernelError(err) && /timed? ?out|no answer|silent/i.test(err.message);
-}
-
-function errorText(err: unknown): string {
-  const text = isKernelError(err) ? `${err.code}: ${err.message}` : 'the change failed (see app.log)';
-  return text.slice(0, 500);
 }

@@ -19,6 +19,7 @@ import {
   type TraceLevel,
 } from '../vos/trace-output.ts';
 import { classifyCli } from '../changes/classify.ts';
+import { sendJournalled } from '../changes/journalled-send.ts';
 import { eachNode, failIfNoneAnswered, type NodeFailure } from '../node/node-failures.ts';
 import { unrecognised } from './cli-sections.ts';
 import { hostField } from './credential-input.ts';
@@ -207,23 +208,16 @@ async function set(ctx: Ctx, product: Product, task: string, level: Level, hosts
         request: { command },
         confirmed_by: { how: 'direct' as const, who: ctx.caller.name },
       };
+      // A (y/n) question, if the node asks one, is answered y: the caller confirmed.
+      await sendJournalled(ctx, entry, () => run(ctx, product, host, command, true));
+      let after: NodeAnswer;
       try {
-        // A (y/n) question, if the node asks one, is answered y: the caller confirmed.
-        await run(ctx, product, host, command, true);
+        after = stateOf(host, task, await run(ctx, product, host, showTraceCommand(task)));
       } catch (err) {
-        await ctx.changes
-          .record({
-            ...entry,
-            after: null,
-            outcome: 'failed',
-            error: err instanceof Error ? err.message : String(err),
-          })
-          .catch((journal: unknown) =>
-            ctx.log.error({ err: journal }, 'a failed trace change could not be journalled'),
-          );
+        // Set but not read back: the change is journalled all the same, and the node listed in failed.
+        await ctx.changes.record({ ...entry, after: null, outcome: 'applied' });
         throw err;
       }
-      const after = stateOf(host, task, await run(ctx, product, host, showTraceCommand(task)));
       await ctx.changes.record({ ...entry, after: traceImage(after), outcome: 'applied' });
       return { ...after, changed: true };
     },
