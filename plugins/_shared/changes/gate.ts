@@ -15,7 +15,7 @@ import {
   type ToolReply,
 } from '../../../kernel/sdk/index.ts';
 import { sendJournalled } from './journalled-send.ts';
-import { isSecretField, MASKED } from './values.ts';
+import { isSecretField, MASKED, maskSecrets } from './values.ts';
 import type { ChangeAdapter, ChangePreview, GateInput } from './gate-types.ts';
 
 /** What the gate needs of a tool's context (unit tests give exactly this). */
@@ -218,20 +218,18 @@ function ask(p: ChangePreview, host: string) {
 function shownPreview(p: ChangePreview): ChangePreview {
   return {
     ...p,
-    before: masked(p.before),
-    request: masked(p.request),
+    before: maskSecrets(p.before),
+    request: maskSecrets(p.request),
     diff: p.diff.map((c) =>
       secretPath(c.path)
         ? { ...c, before: c.before === null ? null : MASKED, after: c.after === null ? null : MASKED }
-        : { ...c, before: masked(c.before) as typeof c.before, after: masked(c.after) as typeof c.after },
+        : {
+            ...c,
+            before: maskSecrets(c.before),
+            after: maskSecrets(c.after),
+          },
     ),
   };
-}
-
-function masked(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(masked);
-  if (!v || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecretField(k) ? MASKED : masked(x)]));
 }
 
 function secretPath(path: string): boolean {

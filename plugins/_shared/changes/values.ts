@@ -113,10 +113,10 @@ export function sameContent(a: Plain | undefined, b: Plain | undefined): boolean
 }
 
 /** A copy with every secret field's value replaced by MASKED (at any depth). */
-export function maskSecrets(value: Plain | undefined): Plain | undefined {
-  if (value === undefined || typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((v) => maskSecrets(v) as Plain);
-  const out: Record<string, Plain> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretField(k) ? MASKED : (maskSecrets(v) as Plain);
-  return out;
+export function maskSecrets<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => maskSecrets(v)) as T;
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, isSecretField(k) ? MASKED : maskSecrets(v as unknown)]),
+  ) as T;
 }
