@@ -20,6 +20,22 @@ export const configSchema = z
     PROJECT_VERSION: z.string().default(''),
     PROJECT_CREATOR: z.string().default('uc-mcp-server maintainers'),
     STATE_DIR: z.string().default(''),
+    // Where shared state lives: `local` (files and memory of this one instance) or a redis:// or
+    // rediss:// URL (Redis 7 or Valkey 8) that several instances share. No password in the URL.
+    STATE_BACKEND: z
+      .string()
+      .default('local')
+      .refine((v) => v === 'local' || stateBackendUrlProblem(v) === null, {
+        error: (iss) => stateBackendUrlProblem(String(iss.input)) ?? 'invalid',
+      }),
+    STATE_BACKEND_PASSWORD_ENC: z.string().default(''),
+    STATE_BACKEND_TLS_CA_FILE: z.string().default(''),
+    STATE_BACKEND_TIMEOUT_MS: positiveInt.min(50).max(30_000).default(1000),
+    INSTANCE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'letters, digits, dot, dash and underscore (1 to 63)')
+      .or(z.literal(''))
+      .default(''),
     SERVER_NAME: z.string().min(1).default('uc-mcp-server'),
     SERVER_HOST: z.string().min(1).default('127.0.0.1'),
     SERVER_PORT: port.default(8443),
@@ -142,6 +158,23 @@ export const configSchema = z
       }
     }
   });
+
+/** Why a STATE_BACKEND URL is not usable, or null. */
+function stateBackendUrlProblem(v: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'must be local or a redis:// or rediss:// URL';
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') return 'must be local or a redis:// or rediss:// URL';
+  if (u.password !== '')
+    return 'do not put a password in the URL; it is read from STATE_BACKEND_PASSWORD_ENC';
+  if (u.hostname === '') return 'names no host';
+  if (u.pathname !== '' && u.pathname !== '/' && !/^\/\d{1,2}$/.test(u.pathname))
+    return 'the path may only be a database number (/0 to /15)';
+  return null;
+}
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;

@@ -203,6 +203,14 @@ export class ConfirmationDeclinedError extends KernelError {
   readonly code = 'CONFIRMATION_DECLINED';
   readonly status = 409;
 }
+/**
+ * The shared state store (STATE_BACKEND=redis://...) cannot be reached: what needs it (authentication,
+ * rate limits, node limits, sessions) is refused, never decided without it. Recovery is automatic.
+ */
+export class StateStoreUnavailableError extends KernelError {
+  readonly code = 'STATE_STORE_UNAVAILABLE';
+  readonly status = 503;
+}
 /** The change journal cannot be written or read (disk full, unreadable file). */
 export class JournalUnavailableError extends KernelError {
   readonly code = 'JOURNAL_UNAVAILABLE';
