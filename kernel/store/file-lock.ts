@@ -24,32 +24,55 @@ export interface FileLockOptions {
  */
 export async function withFileLock<T>(path: string, fn: () => T, o: FileLockOptions): Promise<T> {
   const lock = `${path}.lock`;
-  const waitMs = o.waitMs ?? 12_000;
-  const staleMs = o.staleMs ?? 10_000;
-  const deadline = Date.now() + waitMs;
+  const deadline = Date.now() + (o.waitMs ?? 12_000);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-    const fd = tryCreate(lock);
-    if (fd !== undefined) {
-      try {
-        writeSync(fd, `${process.pid}@${hostname()}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      try {
-        return fn();
-      } finally {
-        rmSync(lock, { force: true });
-      }
-    }
-    const stale = staleLock(lock, staleMs);
-    if (stale !== undefined) {
-      // Only that very file: another waiter may have taken it over and made its own meanwhile.
-      if (inode(lock) === stale) rmSync(lock, { force: true });
-      continue;
-    }
+    if (acquire(lock, o.staleMs ?? 10_000)) return holding(lock, fn);
     if (Date.now() >= deadline) throw o.busy();
     await sleep(delay);
+  }
+}
+
+/**
+ * withFileLock for a critical section that callers cannot wait for asynchronously (a trust decision
+ * inside a synchronous connection check): the wait blocks this thread, so it is short by default
+ * (2 s), for files whose holders keep them for a read and a small write. Several instances sharing
+ * the state directory are what it is for; within one process the section is already exclusive.
+ */
+export function withFileLockSync<T>(path: string, fn: () => T, o: FileLockOptions): T {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + (o.waitMs ?? 2000);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let delay = 1; ; delay = Math.min(delay * 2, 20)) {
+    if (acquire(lock, o.staleMs ?? 10_000)) return holding(lock, fn);
+    if (Date.now() >= deadline) throw o.busy();
+    Atomics.wait(pause, 0, 0, delay);
+  }
+}
+
+/** Takes the lock file if free (or left by a crashed holder); true when this process now holds it. */
+function acquire(lock: string, staleMs: number): boolean {
+  const fd = tryCreate(lock);
+  if (fd !== undefined) {
+    try {
+      writeSync(fd, `${process.pid}@${hostname()}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  }
+  const stale = staleLock(lock, staleMs);
+  // Only that very file: another waiter may have taken it over and made its own meanwhile.
+  if (stale !== undefined && inode(lock) === stale) rmSync(lock, { force: true });
+  return false;
+}
+
+function holding<T>(lock: string, fn: () => T): T {
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
   }
 }
 

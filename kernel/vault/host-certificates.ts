@@ -152,7 +152,7 @@ export class ClientCertificates {
     const previous = entry.pending?.fingerprint;
     if (previous !== fp) {
       entry.pending = { fingerprint: fp, pem: cert.toString(), at: new Date().toISOString() };
-      this.#save(known, slot, entry);
+      this.#save(slot, entry);
     }
     const decide = `call ${tool} with action "trust" or "reject" and fingerprint ${fp}`;
     const caNote = facts.self_signed
@@ -279,7 +279,7 @@ export class ClientCertificates {
       { client: this.client, product: p, host: h, kind: 'https_certificate' },
       action,
       fp,
-      () => this.#save(known, slot, next),
+      () => this.#save(slot, next),
     );
     this.#log.info(
       { client: this.client, product: p, host: h, action: auditAction, fingerprint: fp },
@@ -308,9 +308,9 @@ export class ClientCertificates {
     });
   }
 
-  #save(known: { hosts: Record<string, CertificateEntry> }, slot: string, entry: CertificateEntry): void {
+  #save(slot: string, entry: CertificateEntry): void {
     try {
-      this.#file.write({ hosts: { ...known.hosts, [slot]: entry } });
+      this.#file.put(slot, entry);
     } catch (err) {
       throw new ConnectivityError(
         'the trusted-certificate store could not be written; the connection or decision was refused',

@@ -83,7 +83,7 @@ export class ClientHostKeys {
     const previous = entry.pending?.fingerprint;
     const now = new Date().toISOString();
     entry.pending = { fingerprint: fp, ...(keyType ? { keyType } : {}), at: now };
-    if (previous !== fp) this.#save(known, slot, entry);
+    if (previous !== fp) this.#save(slot, entry);
 
     const decide = `call ${tool} with action "trust" or "reject" and fingerprint ${fp}`;
     if (entry.pinned) {
@@ -210,7 +210,7 @@ export class ClientHostKeys {
     );
 
     auditedDecision(this.#audit, { client: this.client, product: p, host: h }, action, fp, () =>
-      this.#save(known, slot, next),
+      this.#save(slot, next),
     );
     this.#log.info(
       { client: this.client, product: p, host: h, action: auditAction, fingerprint: fp },
@@ -243,9 +243,9 @@ export class ClientHostKeys {
     return statusesOf(this.#file.read().hosts, only, status);
   }
 
-  #save(known: { hosts: Record<string, HostEntry> }, slot: string, entry: HostEntry): void {
+  #save(slot: string, entry: HostEntry): void {
     try {
-      this.#file.write({ hosts: { ...known.hosts, [slot]: entry } });
+      this.#file.put(slot, entry);
     } catch (err) {
       throw new SSHError(
         'the SSH known-hosts store could not be written; the connection or decision was refused',

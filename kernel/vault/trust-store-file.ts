@@ -2,6 +2,7 @@
 // per-host entries, HMAC-authenticated (authenticated-json.ts) and written atomically. A store that
 // cannot be read, parsed or authenticated fails closed with the store's own coded error.
 import { z } from 'zod';
+import { withFileLockSync } from '../store/file-lock.ts';
 import { readAuthenticated, writeAuthenticated } from './authenticated-json.ts';
 
 export interface TrustStoreSpec<E> {
@@ -51,6 +52,17 @@ export class TrustStoreFile<E> {
     if (!body.success || body.data.client !== this.client)
       throw this.spec.unusable(this.client, 'unexpected content');
     return { hosts: body.data.hosts };
+  }
+
+  /**
+   * Records one host's entry. Under the file's lock it reads the store as it is now and replaces only
+   * that entry, so instances sharing the state directory (or an operator command) that each record
+   * another host at the same moment never write over each other's entries.
+   */
+  put(slot: string, entry: E): void {
+    withFileLockSync(this.path, () => this.write({ hosts: { ...this.read().hosts, [slot]: entry } }), {
+      busy: () => this.spec.unusable(this.client, 'another process holds it locked for too long'),
+    });
   }
 
   write(known: TrustStoreContent<E>): void {
