@@ -3,7 +3,8 @@
 // memory (bench/server-footprint.ts), the AXL schema (bench/axl-schema.ts) and an AXL call
 // (bench/axl-call.ts); then the other short benchmarks (the enterprise-scale lab read among them,
 // bench/lab-enterprise.ts), whose own output is passed through. Not run here:
-// soak, crash-loop, lab-scale, security-audits, ris-paging (long, or bounded by a node's rate limit).
+// soak, crash-loop, lab-scale, security-audits, ris-paging (long, or bounded by a node's rate limit),
+// scale-out (needs redis-server; several instances behind a balancer: bench/scale-out.ts).
 //   npm run bench [-- --write-readme] [--repeats 3] [--seconds 4] [--figures-only]
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';

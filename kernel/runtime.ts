@@ -13,6 +13,7 @@ import type { Vault } from './vault/index.ts';
 import type { IntegrityChecker } from './integrity/index.ts';
 import type { LicenseGate } from './license/index.ts';
 import type { NodeAddressPolicy } from './net/node-address-policy.ts';
+import type { StateBackend } from './store/backend/state-backend.ts';
 
 export type LicenseState = 'VALID' | 'GRACE' | 'EXPIRED' | 'INVALID';
 
@@ -62,4 +63,6 @@ export interface KernelRuntime {
   licenseGate: LicenseGate;
   /** Where managed nodes may be (NODE_ALLOWED_NETWORKS); learns the server's own listener at step 11. */
   nodeAddresses: NodeAddressPolicy;
+  /** The state several instances share (STATE_BACKEND): local memory and files, or Redis/Valkey. */
+  state: StateBackend;
 }

@@ -39,7 +39,7 @@ const req = request(
         console.error('healthcheck: the server presented an unexpected certificate');
         process.exit(1);
       }
-      process.exit(res.statusCode === 200 && body === 'ok' ? 0 : 1);
+      process.exit(res.statusCode === 200 && healthy(body) ? 0 : 1);
     });
   },
 );
@@ -49,3 +49,13 @@ req.on('error', (err) => {
   process.exit(1);
 });
 req.end();
+
+/** `ok` (local state), or with a shared state store `{"status":"ok","state_store":{...}}`. */
+function healthy(body) {
+  if (body === 'ok') return true;
+  try {
+    return JSON.parse(body).status === 'ok';
+  } catch {
+    return false;
+  }
+}

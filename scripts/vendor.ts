@@ -13,7 +13,7 @@ import {
   loadVendorPrivateKey,
   writeVendorKeyPair,
 } from '../kernel/vendor/keys.ts';
-import { issueLicense, parseExpiry, parseProducts } from '../kernel/vendor/license.ts';
+import { issueLicense, parseExpiry, parseHostnames, parseProducts } from '../kernel/vendor/license.ts';
 import { signManifest } from '../kernel/vendor/manifest.ts';
 import { buildUpgradePackage } from '../kernel/vendor/upgrade-package.ts';
 
@@ -45,14 +45,16 @@ const COMMANDS: Record<string, { usage: string; options: ParseArgsConfig['option
     options: { key: { type: 'string' }, publisher: { type: 'string' }, version: { type: 'string' } },
   },
   'issue-license': {
-    usage: `issue-license --key <private.pem> --publisher <id> --customer <sub> --hostname <host>
+    usage: `issue-license --key <private.pem> --publisher <id> --customer <sub> --hostname <host>[,<host>...]...
               --products cucm,imp,cuc --tier <tier> --expires <ISO date | +30d> [--grace-days 30] [--out <file>]
-    Signs a license (JWT, PS512, header kid = publisher id). Writes it to --out (0600) or prints it.`,
+    Signs a license (JWT, PS512, header kid = publisher id). Writes it to --out (0600) or prints it.
+    Several hosts (--hostname repeated, or a comma list; at most 64) make one license for every instance
+    of a scale-out deployment: claims hostname (the first) and hostnames (all).`,
     options: {
       key: { type: 'string' },
       publisher: { type: 'string' },
       customer: { type: 'string' },
-      hostname: { type: 'string' },
+      hostname: { type: 'string', multiple: true },
       products: { type: 'string' },
       tier: { type: 'string' },
       expires: { type: 'string' },
@@ -150,9 +152,13 @@ async function run(command: string, values: Record<string, unknown>, positionals
     case 'issue-license': {
       let expiresAt: Date;
       let products: string[];
+      let hostnames: string[];
       try {
         expiresAt = parseExpiry(need(values, 'expires'));
         products = parseProducts(need(values, 'products'));
+        const given = Array.isArray(values.hostname) ? values.hostname.map(String) : [];
+        if (given.every((h) => h.trim() === '')) throw new Error('--hostname is required');
+        hostnames = parseHostnames(given);
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
@@ -162,7 +168,7 @@ async function run(command: string, values: Record<string, unknown>, positionals
         privateKey: loadVendorPrivateKey(need(values, 'key')),
         publisher: need(values, 'publisher'),
         customer: need(values, 'customer'),
-        hostname: need(values, 'hostname'),
+        hostname: hostnames,
         products,
         tier: need(values, 'tier'),
         expiresAt,
@@ -170,7 +176,10 @@ async function run(command: string, values: Record<string, unknown>, positionals
       });
       if (typeof values.out === 'string') {
         writeFileAtomic(resolve(values.out), `${jwt}\n`, 0o600);
-        process.stderr.write(`license for ${String(values.customer)} written to ${resolve(values.out)}\n`);
+        process.stderr.write(
+          `license for ${String(values.customer)} (${hostnames.length === 1 ? 'host' : 'hosts'} ` +
+            `${hostnames.join(', ')}) written to ${resolve(values.out)}\n`,
+        );
       } else process.stdout.write(`${jwt}\n`);
       return;
     }

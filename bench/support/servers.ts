@@ -20,7 +20,7 @@ export interface KernelState {
 }
 
 /** A bench profile: admin, with rate limits no run can reach (the bench measures the path, not the limit). */
-function writeBenchProfile(state: string): void {
+export function writeBenchProfile(state: string): void {
   const admin = JSON.parse(readFileSync(join(PROJECT_ROOT, 'profiles/_default/admin.json'), 'utf8')) as {
     rateLimits: Record<string, Record<string, unknown>>;
   };

@@ -51,8 +51,13 @@ export class AuditLog {
   private readonly listeners = new Set<(rec: AuditRecord) => void>();
   private readonly held = new AsyncLocalStorage<Held>();
 
-  constructor(opts: RotatingFileOptions) {
-    this.file = new RotatingFile(opts);
+  /** The instance every record names (several instances share one state store); unset: none named. */
+  private readonly instance: string | undefined;
+
+  constructor(opts: RotatingFileOptions & { instance?: string }) {
+    const { instance, ...file } = opts;
+    this.file = new RotatingFile(file);
+    this.instance = instance;
   }
 
   get path(): string {
@@ -98,7 +103,7 @@ export class AuditLog {
   /** The records as lines, in one write; throws AuditUnavailableError when it cannot be written. */
   private emit(entries: AuditEntry[]): AuditRecord[] {
     const timestamp = new Date().toISOString();
-    const records = entries.map((e) => build(e, timestamp));
+    const records = entries.map((e) => build(e, timestamp, this.instance));
     try {
       this.file.writeLines(records.map((r) => toJsonLine(r)));
     } catch (err) {
@@ -133,8 +138,8 @@ export class AuditLog {
  * The record as written: the writer's own timestamp (a clean ISO string, so not redacted) first, then
  * the entry's fields, clipped and redacted.
  */
-function build(entry: AuditEntry, timestamp: string): AuditRecord {
-  const { event, status, client, ip, severity, ...fields } = entry;
+function build(entry: AuditEntry, timestamp: string, instance: string | undefined): AuditRecord {
+  const { event, status, client, ip, severity, instance: _given, ...fields } = entry;
   const body = redact({
     event,
     ...(severity ? { severity } : {}),
@@ -143,7 +148,8 @@ function build(entry: AuditEntry, timestamp: string): AuditRecord {
     status,
     ...clipAll(fields),
   }) as Omit<AuditRecord, 'timestamp'>;
-  return { timestamp, ...body } as AuditRecord;
+  // The writer names the instance, after the timestamp: a caller cannot say it is another instance.
+  return { timestamp, ...(instance !== undefined ? { instance } : {}), ...body } as AuditRecord;
 }
 
 function clip(v: string): string {

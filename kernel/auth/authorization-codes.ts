@@ -1,5 +1,8 @@
+import { z } from 'zod';
+import type { StateBackend } from '../store/backend/state-backend.ts';
 import { MemoryDocumentStore, type DocumentStore } from '../store/document-store.ts';
 import type { AppBinding } from './access-tokens.ts';
+import { openJsonDocument } from './json-store.ts';
 import { digest, newOpaqueToken } from './opaque-token.ts';
 
 /** Codes live one minute (RFC 6749 section 4.1.2 recommends at most ten). */
@@ -22,6 +25,42 @@ interface CodeEntry extends CodeBinding {
   used: boolean;
   /** Tokens obtained with the code, revoked if the code is presented again (RFC 6749 section 4.1.2). */
   issued: { jti: string; exp: number; family?: string }[];
+}
+
+/** What a shared store must hold (a value of another shape is not taken). */
+const codeTableSchema: z.ZodType<Record<string, CodeEntry>> = z.record(
+  z.string(),
+  z.object({
+    client: z.string(),
+    redirectUri: z.string(),
+    codeChallenge: z.string(),
+    resource: z.string().nullable(),
+    scope: z.string(),
+    app: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+    exp: z.number(),
+    used: z.boolean(),
+    issued: z.array(
+      z.object({ jti: z.string(), exp: z.number(), family: z.string().optional() }).transform((i) => {
+        const { family, ...rest } = i;
+        return family === undefined ? rest : { ...rest, family };
+      }),
+    ),
+  }),
+);
+
+/**
+ * The codes on the state backend: this process's memory with the local backend (a restart ends pending
+ * logins, as always), the document `authorization-codes` with a shared store, so that a code issued by
+ * one instance is redeemed at another, once: each redemption is one atomic update of the document.
+ */
+export async function openAuthorizationCodesOn(
+  state: StateBackend,
+  now: () => number = Date.now,
+): Promise<AuthorizationCodes> {
+  return new AuthorizationCodes(
+    await openJsonDocument(state, 'authorization-codes', codeTableSchema, () => ({})),
+    now,
+  );
 }
 
 export type CodeRedeem =
@@ -55,6 +94,8 @@ export class AuthorizationCodes {
     const now = this.now();
     let result: CodeRedeem = { ok: false, reason: 'unknown' };
     await this.store.update((t) => {
+      // Decided afresh on each run: with a shared store `mutate` runs again after a concurrent write.
+      result = { ok: false, reason: 'unknown' };
       const entry = t[key];
       if (!entry) return t;
       if (entry.used) {

@@ -76,13 +76,13 @@ export class ClientMetadataDocuments {
   readonly addresses: NodeAddressPolicy;
   private readonly cache = new Map<string, { app: DocumentApp; expires: number }>();
   private readonly inFlight = new Map<string, Promise<DocumentResult>>();
-  private readonly window: SlidingWindowStore = new MemorySlidingWindowStore();
-
   constructor(
     private readonly settings: DocumentSettings,
     private readonly ownOrigin: () => string,
     private readonly now: () => number = Date.now,
     private readonly fetchOptions: { resolver?: NodeResolver; ca?: string } = {},
+    /** Fetches per address (`cimd:<ip>`), shared by every instance with a shared backend. */
+    private readonly window: SlidingWindowStore = new MemorySlidingWindowStore(),
   ) {
     this.addresses = new NodeAddressPolicy({
       allowed: [],
@@ -106,7 +106,10 @@ export class ClientMetadataDocuments {
         retryAfterSeconds: 1,
       };
     const { windowMs, perIp } = this.settings;
-    const hit = this.window.hit(`cimd:${ip}`, windowMs, perIp, this.now());
+    const hit = await this.window.hit(`cimd:${ip}`, windowMs, perIp, this.now());
+    // Asked again after the wait: a fetch of the same document may have started meanwhile.
+    const started = this.inFlight.get(clientId);
+    if (started) return started;
     if (!hit.admitted)
       return {
         ...fail(
@@ -114,6 +117,11 @@ export class ClientMetadataDocuments {
           `this address made the server fetch ${perIp} metadata documents within ${windowMs / 1000} s`,
         ),
         retryAfterSeconds: Math.ceil(hit.retryAfterMs / 1000),
+      };
+    if (this.inFlight.size >= MAX_FETCHES_IN_FLIGHT)
+      return {
+        ...fail('busy', 'the server is fetching too many metadata documents; try again shortly'),
+        retryAfterSeconds: 1,
       };
     const fetching = this.fetch(clientId).finally(() => this.inFlight.delete(clientId));
     this.inFlight.set(clientId, fetching);

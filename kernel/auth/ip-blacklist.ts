@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.ts';
+import type { StateBackend } from '../store/backend/state-backend.ts';
 import type { DocumentStore } from '../store/document-store.ts';
 import type { SlidingWindowStore } from '../store/sliding-window.ts';
-import { openJsonStore } from './json-store.ts';
+import { openJsonDocument, openJsonStore } from './json-store.ts';
 
 const entrySchema = z.object({
   /** When the IP was listed (ISO 8601) and until when (Unix milliseconds). */
@@ -24,7 +25,7 @@ export type BlacklistCheck = { blocked: false } | { blocked: true; retryAfterSec
 
 /** A failure counted in advance for a credential check about to run; settled once it has run. */
 export type FailureReservation =
-  | { ok: true; settle(outcome: 'failed' | 'succeeded'): void }
+  | { ok: true; settle(outcome: 'failed' | 'succeeded'): Promise<void> }
   | { ok: false; why: 'blocked' | 'threshold'; retryAfterSeconds: number };
 
 /**
@@ -35,7 +36,8 @@ export type FailureReservation =
  * Concurrency: an expensive check (a client secret) reserves its failure before it runs, so parallel
  * guesses cannot all be evaluated before the first of them is counted: failures in the window plus
  * checks in flight never exceed the threshold. A listing applies from the moment it is decided, not
- * once the file is written. Reservations are per instance, like the failure window.
+ * once the file is written. Reservations are per instance; the failure window is the state backend's,
+ * shared by every instance when the backend is.
  */
 export class IpBlacklist {
   private readonly key = (ip: string): string => `auth-fail:${ip}`;
@@ -43,6 +45,8 @@ export class IpBlacklist {
   private readonly pending = new Map<string, number>();
   /** Credential checks in flight per address, each already counted as a failure. */
   private readonly reserved = new Map<string, number>();
+  /** The last reservation decision under way per address: the next one waits for it. */
+  private readonly deciding = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: DocumentStore<BlacklistTable>,
@@ -62,18 +66,33 @@ export class IpBlacklist {
   }
 
   /**
-   * Reserves one failure for a credential check about to run (synchronously: no other request can
-   * slip in between the decision and the reservation). Refused when the address is listed or when its
-   * failures plus the checks already in flight reach the threshold. `settle('succeeded')` gives the
-   * reservation back; `settle('failed')` turns it into a counted failure, after which recordFailure
-   * with `counted: true` decides the listing.
+   * Reserves one failure for a credential check about to run. The decisions for one address are taken
+   * one after the other, in arrival order (the failure count may come from a shared store, so a decision
+   * waits): no other request of this instance can slip in between a decision and its reservation.
+   * Refused when the address is listed or when its failures plus the checks already in flight reach the
+   * threshold. `settle('succeeded')` gives the reservation back; `settle('failed')` turns it into a
+   * counted failure (await it), after which recordFailure with `counted: true` decides the listing.
    */
-  reserve(ip: string): FailureReservation {
+  reserve(ip: string): Promise<FailureReservation> {
+    const previous = this.deciding.get(ip) ?? Promise.resolve();
+    const mine = previous.then(() => this.decide(ip));
+    const done = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.deciding.set(ip, done);
+    void done.then(() => {
+      if (this.deciding.get(ip) === done) this.deciding.delete(ip);
+    });
+    return mine;
+  }
+
+  private async decide(ip: string): Promise<FailureReservation> {
     const now = this.now();
     const until = this.blockedUntil(ip, now);
     if (until > now) return { ok: false, why: 'blocked', retryAfterSeconds: Math.ceil((until - now) / 1000) };
     const { windowMs, threshold, durationMs } = this.settings;
-    const failures = this.window.count(this.key(ip), windowMs, now);
+    const failures = await this.window.count(this.key(ip), windowMs, now);
     const inFlight = this.reserved.get(ip) ?? 0;
     if (failures + inFlight >= threshold) {
       // Failures alone at the threshold: a listing is on its way. Otherwise the checks in flight
@@ -82,18 +101,21 @@ export class IpBlacklist {
       return { ok: false, why: 'threshold', retryAfterSeconds };
     }
     this.reserved.set(ip, inFlight + 1);
+    const giveBack = (): void => {
+      const left = (this.reserved.get(ip) ?? 1) - 1;
+      if (left > 0) this.reserved.set(ip, left);
+      else this.reserved.delete(ip);
+    };
     let settled = false;
     return {
       ok: true,
-      settle: (outcome) => {
+      settle: async (outcome) => {
         if (settled) return;
         settled = true;
-        const left = (this.reserved.get(ip) ?? 1) - 1;
-        if (left > 0) this.reserved.set(ip, left);
-        else this.reserved.delete(ip);
+        giveBack();
         const at = this.now();
         if (outcome === 'failed' && this.blockedUntil(ip, at) <= at)
-          this.window.hit(this.key(ip), windowMs, threshold, at);
+          await this.window.hit(this.key(ip), windowMs, threshold, at);
       },
     };
   }
@@ -107,8 +129,10 @@ export class IpBlacklist {
     if (this.blockedUntil(ip, now) > now) return false;
     const { windowMs, threshold, durationMs } = this.settings;
     const count = opts.counted
-      ? this.window.count(this.key(ip), windowMs, now)
-      : this.window.hit(this.key(ip), windowMs, threshold, now).count;
+      ? await this.window.count(this.key(ip), windowMs, now)
+      : (await this.window.hit(this.key(ip), windowMs, threshold, now)).count;
+    // Another request may have decided the listing while the count was on its way.
+    if (this.blockedUntil(ip, this.now()) > now) return false;
     if (count < threshold) return false;
     const entry: BlacklistEntry = {
       since: new Date(now).toISOString(),
@@ -117,7 +141,7 @@ export class IpBlacklist {
     };
     // Decided now: the failures that arrive while the file is written are refused, not counted again.
     this.pending.set(ip, entry.until);
-    this.window.reset(this.key(ip));
+    await this.window.reset(this.key(ip));
     await this.store.update((t) => ({ ...t, [ip]: entry }));
     this.pending.delete(ip);
     this.audit.write({
@@ -156,9 +180,11 @@ export class IpBlacklist {
 
   private async release(ips: string[], noticedBy: 'next_request' | 'sweep'): Promise<string[]> {
     const now = this.now();
-    const released: { ip: string; entry: BlacklistEntry }[] = [];
-    // Decided inside the update, so a request and the sweep noticing the same expiry audit it once.
+    let released: { ip: string; entry: BlacklistEntry }[] = [];
+    // Decided inside the update, so a request and the sweep noticing the same expiry audit it once
+    // (with a shared store, across instances too; `mutate` may run again after a concurrent write).
     await this.store.update((t) => {
+      released = [];
       for (const ip of ips) {
         const entry = t[ip];
         if (entry && entry.until <= now) {
@@ -180,6 +206,14 @@ export class IpBlacklist {
     }
     return released.map((r) => r.ip);
   }
+}
+
+/** The table on the state backend (`ip-blacklist`; the file with the local backend). */
+export function openBlacklistStoreOn(
+  state: StateBackend,
+  path: string,
+): Promise<DocumentStore<BlacklistTable>> {
+  return openJsonDocument(state, 'ip-blacklist', tableSchema, () => ({}), { file: path });
 }
 
 export function openBlacklistStore(path: string): DocumentStore<BlacklistTable> {

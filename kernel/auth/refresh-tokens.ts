@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { StateBackend } from '../store/backend/state-backend.ts';
 import type { DocumentStore } from '../store/document-store.ts';
-import { openJsonStore } from './json-store.ts';
+import { openJsonDocument, openJsonStore } from './json-store.ts';
 import { digest, newOpaqueToken } from './opaque-token.ts';
 
 const entrySchema = z.object({
@@ -85,6 +86,8 @@ export class RefreshTokenStore {
     let result: RedeemResult = { ok: false, reason: 'unknown' };
     const nowS = this.now() / 1000;
     await this.store.update((t) => {
+      // Decided afresh on each run: with a shared store `mutate` runs again after a concurrent write.
+      result = { ok: false, reason: 'unknown' };
       const entry = t[key];
       if (!entry) return t;
       if (!presentedBy(entry, presenter)) {
@@ -154,9 +157,11 @@ export class RefreshTokenStore {
 
   /** Ends every refresh token of a removed client; the access tokens to revoke. */
   async revokeClient(client: string): Promise<{ jti: string; exp: number }[]> {
-    const revoked: { jti: string; exp: number }[] = [];
+    let revoked: { jti: string; exp: number }[] = [];
     if (!Object.values(this.store.read()).some((e) => e.client === client)) return revoked;
     await this.store.update((t) => {
+      // Derived afresh on each run: with a shared store `mutate` runs again after a concurrent write.
+      revoked = [];
       const out: RefreshTable = {};
       for (const [k, e] of Object.entries(t)) {
         if (e.client === client) revoked.push(e.access);
@@ -218,6 +223,19 @@ const spendFamily = (t: RefreshTable, family: string) =>
 /** Removes a family. */
 const dropFamily = (t: RefreshTable, family: string) => changeFamily(t, family, () => undefined);
 
+/** The table on the state backend (`refresh-tokens`; the file with the local backend). */
+export async function openRefreshTokenStoreOn(
+  state: StateBackend,
+  path: string,
+  now: () => number = Date.now,
+): Promise<RefreshTokenStore> {
+  return new RefreshTokenStore(
+    await openJsonDocument(state, 'refresh-tokens', tableSchema, () => ({}), { file: path }),
+    now,
+  );
+}
+
+/** The table in its file (the local backend's), opened directly. */
 export function openRefreshTokenStore(path: string, now: () => number = Date.now): RefreshTokenStore {
   return new RefreshTokenStore(
     openJsonStore(path, tableSchema, () => ({})),

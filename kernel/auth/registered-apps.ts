@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { StartupError } from '../errors/index.ts';
+import { isKernelError, StartupError } from '../errors/index.ts';
+import type { StateBackend } from '../store/backend/state-backend.ts';
+import type { DocumentStore } from '../store/document-store.ts';
 import { SharedFileStore } from '../store/shared-file-store.ts';
 import type { AppMetadata } from './app-metadata.ts';
 
@@ -46,7 +48,8 @@ export type Registration =
  */
 export class RegisteredApps {
   constructor(
-    private readonly store: SharedFileStore<AppTable>,
+    /** SharedFileStore with the local backend, a shared document otherwise; both say `problem`. */
+    private readonly store: DocumentStore<AppTable> & { readonly problem?: string | null },
     private readonly settings: RegisteredAppSettings,
     private readonly now: () => number = Date.now,
   ) {}
@@ -66,9 +69,9 @@ export class RegisteredApps {
     return Object.keys(this.store.read()).length;
   }
 
-  /** Why the file on disk is not in force (a bad hand edit), or null. */
+  /** Why the file on disk (or the store's value) is not in force (a bad hand edit), or null. */
   get problem(): string | null {
-    return this.store.problem;
+    return this.store.problem ?? null;
   }
 
   async register(metadata: AppMetadata, ip: string): Promise<Registration> {
@@ -105,7 +108,8 @@ export class RegisteredApps {
     let removed: RegisteredApp | undefined;
     await this.store.update((t) => {
       const e = t[clientId];
-      if (e) removed = { client_id: clientId, ...e };
+      // Decided afresh on each run: with a shared store `mutate` runs again after a concurrent write.
+      removed = e ? { client_id: clientId, ...e } : undefined;
       delete t[clientId];
       return t;
     });
@@ -144,18 +148,46 @@ export class RegisteredApps {
   }
 }
 
+function validate(raw: unknown): AppTable {
+  const r = tableSchema.safeParse(raw);
+  if (!r.success)
+    throw new Error(`does not have the expected shape (${r.error.issues[0]?.message ?? 'invalid'})`);
+  return r.data;
+}
+
+/**
+ * The applications on the state backend (`oauth-apps`): with the local backend secrets/oauth_apps.json,
+ * read again when the operator command replaces it; with a shared store the document there (seeded
+ * from the file), which the operator command changes through the store. A value that is not of the
+ * expected shape stops startup, named.
+ */
+export async function openRegisteredAppsOn(
+  state: StateBackend,
+  path: string,
+  settings: RegisteredAppSettings,
+  now: () => number = Date.now,
+): Promise<RegisteredApps> {
+  let store: DocumentStore<AppTable>;
+  try {
+    store = await state.document('oauth-apps', {
+      file: path,
+      sharedFile: true,
+      initial: () => ({}),
+      validate,
+    });
+  } catch (err) {
+    if (isKernelError(err)) throw err;
+    throw new StartupError((err as Error).message, { cause: err });
+  }
+  return new RegisteredApps(store, settings, now);
+}
+
 /** The store of secrets/oauth_apps.json; a file that is not of the expected shape stops startup, named. */
 export function openRegisteredApps(
   path: string,
   settings: RegisteredAppSettings,
   now: () => number = Date.now,
 ): RegisteredApps {
-  const validate = (raw: unknown): AppTable => {
-    const r = tableSchema.safeParse(raw);
-    if (!r.success)
-      throw new Error(`does not have the expected shape (${r.error.issues[0]?.message ?? 'invalid'})`);
-    return r.data;
-  };
   let store: SharedFileStore<AppTable>;
   try {
     store = new SharedFileStore<AppTable>(path, () => ({}), validate);

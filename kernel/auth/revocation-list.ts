@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { StateBackend } from '../store/backend/state-backend.ts';
 import type { DocumentStore } from '../store/document-store.ts';
-import { openJsonStore } from './json-store.ts';
+import { openJsonDocument, openJsonStore } from './json-store.ts';
 
 /** jti -> expiry (Unix seconds) of every revoked, not yet expired JWT. */
 export type RevokedJtis = Record<string, number>;
@@ -50,6 +51,19 @@ function pruned(list: RevokedJtis, nowS: number): RevokedJtis {
   return out;
 }
 
+/** The list on the state backend (`revocations`; the file with the local backend, and the seed of an empty store). */
+export async function openRevocationListOn(
+  state: StateBackend,
+  path: string,
+  now: () => number = Date.now,
+): Promise<RevocationList> {
+  return new RevocationList(
+    await openJsonDocument(state, 'revocations', schema, () => ({}), { file: path }),
+    now,
+  );
+}
+
+/** The list in its file (the local backend's), opened directly. */
 export function openRevocationList(path: string, now: () => number = Date.now): RevocationList {
   return new RevocationList(
     openJsonStore(path, schema, () => ({})),

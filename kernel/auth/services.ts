@@ -5,20 +5,20 @@ import type { Config } from '../config/schema.ts';
 import type { ServerKeys } from '../keys/rsa-keys.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { StatePaths } from '../paths.ts';
-import { MemoryDocumentStore } from '../store/document-store.ts';
+import type { StateBackend } from '../store/backend/state-backend.ts';
 import { MemorySlidingWindowStore, type SlidingWindowStore } from '../store/sliding-window.ts';
 import type { NodeResolver } from '../net/node-address-policy.ts';
 import { AccessTokens } from './access-tokens.ts';
 import { AuthEvents } from './auth-events.ts';
-import { AuthorizationCodes } from './authorization-codes.ts';
+import { type AuthorizationCodes, openAuthorizationCodesOn } from './authorization-codes.ts';
 import { ClientMetadataDocuments } from './client-metadata-document.ts';
 import { ClientSecretVerifier } from './client-secret.ts';
-import { IpBlacklist, openBlacklistStore } from './ip-blacklist.ts';
-import { IssuedTokenLedger } from './issued-ledger.ts';
-import { PendingAuthorizations } from './pending-authorizations.ts';
-import { type RefreshTokenStore, openRefreshTokenStore } from './refresh-tokens.ts';
-import { openRegisteredApps, type RegisteredApps } from './registered-apps.ts';
-import { type RevocationList, openRevocationList } from './revocation-list.ts';
+import { IpBlacklist, openBlacklistStoreOn } from './ip-blacklist.ts';
+import { type IssuedTokenLedger, issuedLedgerOn } from './issued-ledger.ts';
+import { type PendingAuthorizations, pendingAuthorizationsOn } from './pending-authorizations.ts';
+import { type RefreshTokenStore, openRefreshTokenStoreOn } from './refresh-tokens.ts';
+import { openRegisteredAppsOn, type RegisteredApps } from './registered-apps.ts';
+import { type RevocationList, openRevocationListOn } from './revocation-list.ts';
 import { oauthUrls, type OAuthUrls } from './urls.ts';
 import { SecretVerificationGate } from './verification-gate.ts';
 
@@ -68,10 +68,14 @@ export function authStateFiles(paths: StatePaths): {
 
 /**
  * Builds the services at startup step 7. `publicBaseUrl` is read at each use: with SERVER_PORT=0 the
- * issuer is only known once the listener has its port (step 11).
+ * issuer is only known once the listener has its port (step 11). The state they keep (revocations, the
+ * IP blacklist, refresh tokens, applications, codes, login forms, the issued-token ledger) lives on
+ * `state`: the files below secrets/ and memory with the local backend, as always; the shared store
+ * otherwise, where every instance sees every change.
  */
-export function createAuthServices(deps: {
+export async function createAuthServices(deps: {
   config: Config;
+  state: StateBackend;
   paths: StatePaths;
   keys: ServerKeys;
   audit: AuditLog;
@@ -81,14 +85,20 @@ export function createAuthServices(deps: {
   clock: () => number;
   /** How metadata documents are fetched: the test seams (name resolution, trusted CA); only code sets them. */
   metadataFetch?: { resolver?: NodeResolver; ca?: string };
-}): AuthServices {
-  const { config, paths, keys, audit, metrics, clock } = deps;
+  /**
+   * The state backend's windows (failure counts, registrations, metadata fetches per address), shared by
+   * every instance; unset (unit tests), this process's memory.
+   */
+  windows?: SlidingWindowStore;
+}): Promise<AuthServices> {
+  const { config, paths, keys, audit, metrics, clock, state } = deps;
+  const windows = deps.windows ?? new MemorySlidingWindowStore();
   const files = authStateFiles(paths);
   const urls = (): OAuthUrls => oauthUrls(deps.publicBaseUrl());
-  const ledger = new IssuedTokenLedger((client) => clientPaths(paths.clients, client).issued, clock);
+  const ledger = issuedLedgerOn(state, (client) => clientPaths(paths.clients, client).issued, clock);
   const blacklist = new IpBlacklist(
-    openBlacklistStore(files.blacklist),
-    new MemorySlidingWindowStore(),
+    await openBlacklistStoreOn(state, files.blacklist),
+    windows,
     audit,
     {
       threshold: config.AUTH_BLACKLIST_THRESHOLD,
@@ -100,10 +110,10 @@ export function createAuthServices(deps: {
   return {
     urls,
     tokens: new AccessTokens(keys, urls, ledger, clock),
-    revocations: openRevocationList(files.revocations, clock),
-    refreshTokens: openRefreshTokenStore(files.refresh, clock),
-    codes: new AuthorizationCodes(new MemoryDocumentStore({}), clock),
-    pending: new PendingAuthorizations(new MemoryDocumentStore({}), clock),
+    revocations: await openRevocationListOn(state, files.revocations, clock),
+    refreshTokens: await openRefreshTokenStoreOn(state, files.refresh, clock),
+    codes: await openAuthorizationCodesOn(state, clock),
+    pending: pendingAuthorizationsOn(state, clock),
     blacklist,
     ledger,
     secrets: new SecretVerificationGate(new ClientSecretVerifier(config.AUTH_BCRYPT_COST), blacklist, {
@@ -111,7 +121,8 @@ export function createAuthServices(deps: {
       perIp: config.AUTH_MAX_CONCURRENT_VERIFICATIONS_PER_IP,
     }),
     events: new AuthEvents(audit, metrics, blacklist),
-    apps: openRegisteredApps(
+    apps: await openRegisteredAppsOn(
+      state,
       files.apps,
       { max: config.OAUTH_MAX_REGISTERED_CLIENTS, idleMs: config.OAUTH_REGISTRATION_IDLE_DAYS * 86_400_000 },
       clock,
@@ -127,8 +138,9 @@ export function createAuthServices(deps: {
       () => urls().issuer,
       clock,
       deps.metadataFetch ?? {},
+      windows,
     ),
-    registrationWindow: new MemorySlidingWindowStore(),
+    registrationWindow: windows,
     settings: {
       accessTokenTtlSeconds: config.AUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.AUTH_REFRESH_TOKEN_TTL_SECONDS,

@@ -42,7 +42,7 @@ export class SecretVerificationGate {
 
   /** Checks `presented` against `hash` (undefined: an unknown client, still compared at full cost). */
   async check(ip: string, presented: string, hash: string | undefined): Promise<SecretCheck> {
-    const reservation = this.blacklist.reserve(ip);
+    const reservation = await this.blacklist.reserve(ip);
     if (!reservation.ok)
       return refused(
         reservation.why === 'blocked' ? 'ip_blocked' : 'failure_threshold',
@@ -52,7 +52,7 @@ export class SecretVerificationGate {
     const busy: GateRefusal | null =
       this.running >= this.limits.global ? 'server_busy' : mine >= this.limits.perIp ? 'address_busy' : null;
     if (busy) {
-      reservation.settle('succeeded');
+      await reservation.settle('succeeded');
       return refused(busy, 1);
     }
     this.running++;
@@ -65,8 +65,9 @@ export class SecretVerificationGate {
       const left = (this.runningPerIp.get(ip) ?? 1) - 1;
       if (left > 0) this.runningPerIp.set(ip, left);
       else this.runningPerIp.delete(ip);
-      // A verifier fault is the server's, not a guess: the reservation is given back.
-      reservation.settle(outcome === 'invalid' ? 'failed' : 'succeeded');
+      // A verifier fault is the server's, not a guess: the reservation is given back. Awaited: the
+      // caller's recordFailure({ counted: true }) must find this failure in the window.
+      await reservation.settle(outcome === 'invalid' ? 'failed' : 'succeeded');
     }
     return { outcome };
   }

@@ -129,13 +129,13 @@ async function purgeClient(
 ): Promise<void> {
   const p = clientPaths(clientsDir, name);
   const fromRefresh = await auth.refreshTokens.revokeClient(name);
-  const fromLedger = auth.ledger.tokens(name);
+  const fromLedger = await auth.ledger.tokens(name);
   const startup = readRegistrationQuietly(p.registration);
   const all = [...fromLedger, ...fromRefresh, ...(startup ? [startup] : [])];
   await auth.revocations.revoke(all);
   const jtis = [...new Set(all.map((t) => t.jti))];
   auth.events.revoked({ client: name, reason: 'client_removed', jtis });
-  auth.ledger.forget(name);
+  await auth.ledger.forget(name);
   const removing = join(clientsDir, `${REMOVING}${name}.${randomBytes(4).toString('hex')}`);
   renameSync(p.dir, removing);
   fsyncDir(clientsDir);

@@ -167,7 +167,8 @@ function stateBackendUrlProblem(v: string): string | null {
   } catch {
     return 'must be local or a redis:// or rediss:// URL';
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') return 'must be local or a redis:// or rediss:// URL';
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    return 'must be local or a redis:// or rediss:// URL';
   if (u.password !== '')
     return 'do not put a password in the URL; it is read from STATE_BACKEND_PASSWORD_ENC';
   if (u.hostname === '') return 'names no host';

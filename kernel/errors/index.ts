@@ -210,6 +210,8 @@ export class ConfirmationDeclinedError extends KernelError {
 export class StateStoreUnavailableError extends KernelError {
   readonly code = 'STATE_STORE_UNAVAILABLE';
   readonly status = 503;
+  /** The connection is retried every 2 s at most, so a caller may try again after that (Retry-After). */
+  override retryAfterSeconds?: number = 2;
 }
 /** The change journal cannot be written or read (disk full, unreadable file). */
 export class JournalUnavailableError extends KernelError {
@@ -273,6 +275,7 @@ export const ERROR_CODES = [
   'CHANGED_SINCE_CHANGE',
   'JOURNAL_UNAVAILABLE',
   'READ_ONLY_CREDENTIAL',
+  'STATE_STORE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

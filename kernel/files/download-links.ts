@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { RateLimitedError } from '../errors/index.ts';
+import { fixedKey, type HmacKeySource } from '../keys/shared-hmac-keys.ts';
 
 /** What a download link is for: one client's file, until `expiresAt`. */
 export interface LinkGrant {
@@ -32,7 +33,6 @@ const VERSION = 'v1';
  * links are remembered (until their expiry), so issuing links costs no memory.
  */
 export class DownloadLinks {
-  private readonly key = randomBytes(32);
   /** Nonces of consumed links -> their expiry, in the order consumed (expiries follow within a TTL). */
   private readonly used = new Map<string, number>();
 
@@ -40,6 +40,13 @@ export class DownloadLinks {
     private readonly clock: () => number,
     private readonly ttlMs: number,
     private readonly maxRemembered = MAX_REMEMBERED_USES,
+    /** Per process by default; the instances' shared keys when several serve as one. */
+    private readonly keys: HmacKeySource = fixedKey(randomBytes(32)),
+    /**
+     * Several instances: marks a link's nonce used in the shared store, true for the first marking
+     * only (a link verifies on every instance, so single use must be decided by the store).
+     */
+    private readonly claim?: (nonce: string, ttlMs: number) => Promise<boolean>,
   ) {}
 
   issue(grant: Omit<LinkGrant, 'expiresAt'>): { token: string; expiresAt: number } {
@@ -53,7 +60,7 @@ export class DownloadLinks {
         j: randomBytes(16).toString('base64url'),
       }),
     ).toString('base64url');
-    return { token: `${VERSION}.${payload}.${this.mac(payload)}`, expiresAt };
+    return { token: `${VERSION}.${payload}.${this.mac(this.keys.signing(), payload)}`, expiresAt };
   }
 
   /** Checks a link without using it (a HEAD request, a preview). */
@@ -77,15 +84,29 @@ export class DownloadLinks {
     return v.grant;
   }
 
+  /** `consume`, decided by the shared store too when there is one: used once across all instances. */
+  async take(token: string): Promise<LinkGrant | LinkRefusal> {
+    if (this.claim) {
+      const v = this.verify(token);
+      if (typeof v === 'string') return v;
+      if (!(await this.claim(v.nonce, Math.max(1, v.grant.expiresAt - this.clock())))) return 'used';
+    }
+    return this.consume(token);
+  }
+
   private verify(token: string): { grant: LinkGrant; nonce: string } | LinkRefusal {
     if (token.length > MAX_TOKEN_CHARS) return 'malformed';
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== VERSION) return 'malformed';
     const [, payload, mac] = parts as [string, string, string];
     if (!PART.test(payload) || !PART.test(mac)) return 'malformed';
-    const want = Buffer.from(this.mac(payload), 'base64url');
     const got = Buffer.from(mac, 'base64url');
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return 'forged';
+    const match = () =>
+      this.keys.verifying().some((k) => {
+        const want = Buffer.from(this.mac(k, payload), 'base64url');
+        return got.length === want.length && timingSafeEqual(got, want);
+      });
+    if (!match() && !(this.keys.refresh() && match())) return 'forged';
     const p = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     // Signed by this process: the fields are what issue() wrote.
     const grant: LinkGrant = {
@@ -100,8 +121,8 @@ export class DownloadLinks {
     return { grant, nonce };
   }
 
-  private mac(payload: string): string {
-    return createHmac('sha256', this.key).update(`${VERSION}.${payload}`).digest('base64url');
+  private mac(key: Buffer, payload: string): string {
+    return createHmac('sha256', key).update(`${VERSION}.${payload}`).digest('base64url');
   }
 
   private forgetExpired(): void {

@@ -27,7 +27,7 @@ export interface OwnedFilesDeps {
    * Charges one call of that tool's rate-limit window (RATE_LIMITED when spent): a read hands over up
    * to REPORT_READ_MAX_BYTES, so reading is limited like the read tool.
    */
-  charge(caller: CallerInfo, tool: string): void;
+  charge(caller: CallerInfo, tool: string): Promise<void>;
   /** REPORT_READ_MAX_BYTES: the largest file read or downloaded whole. */
   maxReadBytes: number;
   links: DownloadLinks;
@@ -74,7 +74,7 @@ export class OwnedFiles {
     const { provider, client, name } = this.parse(uri);
     if (!this.d.mayCall(caller, provider.readTool))
       throw new ProfilePermissionError(`your profile may not read ${provider.def.scheme} files`);
-    this.d.charge(caller, provider.readTool);
+    await this.d.charge(caller, provider.readTool);
     const info = client === caller.name ? this.stat(provider, client, name) : null;
     if (!info) throw new NotFoundError(`nothing at ${uri}`);
     const bytes = await this.readBounded(provider, client, info, 'resources/read');
@@ -133,7 +133,7 @@ export class OwnedFiles {
     opts: { consume: boolean; refused: (why: LinkRefusal) => void },
   ): Promise<DownloadedFile> {
     const gone = new NotFoundError('no such download link: links work once, for a few minutes');
-    const grant = opts.consume ? this.d.links.consume(token) : this.d.links.peek(token);
+    const grant = opts.consume ? await this.d.links.take(token) : this.d.links.peek(token);
     if (typeof grant === 'string') {
       opts.refused(grant);
       throw gone;

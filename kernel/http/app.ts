@@ -28,7 +28,7 @@ export function buildApp(
   // so /MCP, /Token or /token/ are not endpoints (/mcp/ is registered as itself), and what is decided by
   // path (the Host guard's /health, the bearer on /mcp, the error shape of OAuth routes) sees one name.
   const router = new Router<KernelState>({ sensitive: true, strict: true });
-  healthRoutes(router);
+  healthRoutes(router, rt.state);
   metricsRoutes(router, rt.metrics);
   for (const install of installers) install(router, rt);
 

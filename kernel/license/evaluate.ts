@@ -5,8 +5,9 @@ import {
   LICENSE_ALG,
   LICENSE_TYP,
   MAX_LICENSE_BYTES,
+  coversHost,
   licenseClaimsSchema,
-  sameHost,
+  licensedHosts,
   type LicenseClaims,
 } from './claims.ts';
 
@@ -119,7 +120,8 @@ export async function inspectLicense(
     graceEndsAt: new Date(graceEnd).toISOString(),
     ...(claims.iat !== undefined ? { issuedAt: new Date(claims.iat * 1000).toISOString() } : {}),
   };
-  const hostnameMatches = sameHost(claims.hostname, hostname);
+  // A multi-host license (one per instance of a scale-out deployment) covers every host it names.
+  const hostnameMatches = coversHost(claims, hostname);
   const known = { ...signer, claims, hostnameMatches, ...dates };
   const refuse = (reason: string): LicenseEvaluation => ({
     status: { state: 'INVALID', tier: claims.tier, expiresAt, products: [], reason },
@@ -128,7 +130,14 @@ export async function inspectLicense(
   });
   if (claims.iss !== undefined && claims.iss !== key.id)
     return refuse(`license issuer "${claims.iss}" is not its signer "${key.id}"`);
-  if (!hostnameMatches) return refuse(`license is bound to host "${claims.hostname}", not this host`);
+  if (!hostnameMatches) {
+    const hosts = licensedHosts(claims);
+    return refuse(
+      hosts.length === 1
+        ? `license is bound to host "${claims.hostname}", not this host`
+        : `license is bound to hosts ${namedHosts(hosts)}, not this host`,
+    );
+  }
   if (claims.nbf !== undefined && now < claims.nbf * 1000)
     return refuse(`license is not valid before ${new Date(claims.nbf * 1000).toISOString()}`);
 
@@ -161,6 +170,13 @@ export async function evaluateLicense(
   now: number,
 ): Promise<LicenseStatus> {
   return (await inspectLicense(jwt, keys, hostname, now)).status;
+}
+
+/** Up to eight quoted host names: the reason goes into /status and the log, so it stays one short line. */
+function namedHosts(hosts: readonly string[]): string {
+  const shown = hosts.slice(0, 8).map((h) => `"${h}"`);
+  if (hosts.length > shown.length) shown.push(`and ${hosts.length - shown.length} more`);
+  return shown.join(', ');
 }
 
 function decodeQuietly(text: string): Record<string, unknown> | undefined {

@@ -1,3 +1,4 @@
+import { licensedHosts } from './claims.ts';
 import type { LicenseEvaluation } from './evaluate.ts';
 
 export interface LicenseContext {
@@ -25,13 +26,7 @@ export function formatLicense(ev: LicenseEvaluation, ctx: LicenseContext): strin
   if (ev.publisher) lines.push(`signed by:   ${ev.publisher}  key sha256 ${ev.fingerprint ?? '?'}`);
   lines.push(
     `customer:    ${shown('sub')}`,
-    `hostname:    ${shown('hostname')}${
-      ev.hostnameMatches === undefined
-        ? ''
-        : ev.hostnameMatches
-          ? '  (matches this host)'
-          : `  (this host is ${ctx.hostname})`
-    }`,
+    hostLine(ev, ctx, shown),
     `products:    ${c ? c.products.join(', ') : shown('products')}`,
     `tier:        ${shown('tier')}`,
     `issued:      ${ev.issuedAt ?? '-'}`,
@@ -44,4 +39,25 @@ export function formatLicense(ev: LicenseEvaluation, ctx: LicenseContext): strin
     }`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The covered host(s) and whether this host is one of them. A one-host license shows `hostname:` as it
+ * always has; a multi-host one lists every host it covers (`hostnames:`).
+ */
+function hostLine(ev: LicenseEvaluation, ctx: LicenseContext, shown: (key: string) => string): string {
+  const hosts = ev.claims ? licensedHosts(ev.claims) : undefined;
+  const many = hosts ? hosts.length > 1 : ev.unverifiedClaims?.hostnames !== undefined;
+  const match =
+    ev.hostnameMatches === undefined
+      ? ''
+      : ev.hostnameMatches
+        ? many
+          ? `  (this host, ${ctx.hostname}, is among them)`
+          : '  (matches this host)'
+        : many
+          ? `  (this host is ${ctx.hostname}, not among them)`
+          : `  (this host is ${ctx.hostname})`;
+  if (!many) return `hostname:    ${shown('hostname')}${match}`;
+  return `hostnames:   ${hosts ? hosts.join(', ') : shown('hostnames')}${match}`;
 }

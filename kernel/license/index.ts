@@ -9,8 +9,11 @@ export {
 export {
   LICENSE_ALG,
   LICENSE_TYP,
+  MAX_LICENSED_HOSTS,
   PRODUCTS,
+  coversHost,
   licenseClaimsSchema,
+  licensedHosts,
   sameHost,
   type LicenseClaims,
   type Product,

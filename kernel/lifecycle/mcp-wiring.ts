@@ -13,21 +13,25 @@ import { PACKAGE_VERSION, PROJECT_ROOT } from '../paths.ts';
 import { loadPlugins, type BundleGate, type LoadResult } from '../plugins/loader.ts';
 import { PluginRegistry } from '../plugins/registry.ts';
 import { ProfileStore } from '../rbac/profile-store.ts';
+import { RateLimitedError } from '../errors/index.ts';
 import { RateLimiter } from '../rbac/rate-limiter.ts';
 import { NO_NARROWING, rateWindow, type Narrowing } from '../rbac/policy.ts';
 import type { KernelRuntime, LicenseStatus } from '../runtime.ts';
 import type { KernelServices, StatusOptions } from '../sdk/kernel-services.ts';
 import type { PluginSettings } from '../sdk/define.ts';
 import type { CallerInfo, Product } from '../sdk/types.ts';
-import { MemorySlidingWindowStore } from '../store/sliding-window.ts';
 import { DownloadLinks } from '../files/download-links.ts';
 import { OwnedFiles } from '../files/owned-files.ts';
 import { TASK_POLL_INTERVAL_MS, TaskStore } from '../mcp/tasks/task-store.ts';
+import { TaskDirectory } from '../mcp/tasks/task-directory.ts';
 import { fileDownloadRoutes } from '../http/routes/file-download.ts';
 import { CredentialLinks, LINK_ATTEMPTS, LINKS_PER_CLIENT, LINKS_TOTAL } from '../credentials-page/links.ts';
 import { credentialPageRoutes } from '../credentials-page/route.ts';
 import { FileChangeJournal } from '../changes/change-journal.ts';
 import { MemoryPlanStore, type PlanStore } from '../changes/plan-store.ts';
+import { SharedPlanStore } from '../changes/shared-plan-store.ts';
+import { SharedHmacKeys } from '../keys/shared-hmac-keys.ts';
+import { RequestStateSeal } from '../mcp/request-state.ts';
 
 /** Startup step 3 (after the sync): the live profiles, hot-reloaded. */
 export async function openProfiles(
@@ -85,7 +89,10 @@ export async function loadModules(
   },
 ): Promise<McpKernel> {
   const registry = new PluginRegistry();
-  const limiter = new RateLimiter(new MemorySlidingWindowStore(), rt.clock);
+  // Several instances: what one seals (a tool's request state, a download link) the next may verify.
+  const sharedKeys = rt.state.kind === 'redis' ? new SharedHmacKeys(rt.paths.secrets, rt.clock) : undefined;
+  // The backend's windows: with a shared backend a client's limit holds across every instance.
+  const limiter = new RateLimiter(rt.state.windows, rt.clock);
   const profile = (name: string) => profiles.get(name);
   const narrowing = (client: string): Narrowing => rt.clients.get(client)?.narrowing ?? NO_NARROWING;
   // Clients' own files (reports): read by their owner only, as far as the owner may call the read tool.
@@ -95,14 +102,15 @@ export async function loadModules(
       const t = registry.tools.get(tool);
       return t !== undefined && runner.permits(t, caller);
     },
-    charge: (caller, tool) => {
+    charge: async (caller, tool) => {
       const t = registry.tools.get(tool);
       const p = profile(caller.profile);
       if (!t || !p) return;
       const window = rateWindow(p, t.module, t.def.service, narrowing(caller.name));
       try {
-        limiter.take(caller.name, t.module, t.def.service, window);
+        await limiter.take(caller.name, t.module, t.def.service, window);
       } catch (err) {
+        if (!(err instanceof RateLimitedError)) throw err;
         rt.metrics.rateLimited.inc({ client: caller.name, product: t.module, service: t.def.service });
         rt.audit.write({
           event: 'RATE_LIMITED',
@@ -118,7 +126,15 @@ export async function loadModules(
       }
     },
     maxReadBytes: rt.config.REPORT_READ_MAX_BYTES,
-    links: new DownloadLinks(rt.clock, rt.config.REPORT_LINK_TTL_SECONDS * 1000),
+    links: new DownloadLinks(
+      rt.clock,
+      rt.config.REPORT_LINK_TTL_SECONDS * 1000,
+      undefined,
+      sharedKeys?.forPurpose('download-links'),
+      rt.state.kind === 'redis'
+        ? (nonce, ttlMs) => rt.state.records.create(`download-used:${nonce}`, '1', ttlMs)
+        : undefined,
+    ),
     publicBaseUrl: () => rt.publicBaseUrl,
   });
   const services = createKernelServices({
@@ -137,6 +153,7 @@ export async function loadModules(
     integrityOk: opts.integrityOk,
     nodeAddresses: rt.nodeAddresses,
     files,
+    sharedState: { windows: rt.state.windows, records: rt.state.records },
   });
   const dirs = { reports: rt.paths.reports, schemaCache: rt.paths.schemaCache };
   const load = await loadPlugins({
@@ -171,10 +188,14 @@ export async function loadModules(
   });
   const dropped = await changes.sweep();
   if (dropped > 0) rt.log.info({ dropped }, 'change journal records past retention removed');
-  const plans = new MemoryPlanStore({
+  const planOptions = {
     ttlMs: rt.config.CHANGE_PLAN_TTL_SECONDS * 1000,
     perClient: rt.config.CHANGE_PLANS_MAX_PER_CLIENT,
-  });
+  };
+  const plans: PlanStore =
+    rt.state.kind === 'redis'
+      ? new SharedPlanStore(rt.state.records, planOptions)
+      : new MemoryPlanStore(planOptions);
   const runner = new ToolRunner({
     registry,
     profile,
@@ -190,18 +211,22 @@ export async function loadModules(
     credentialPages: (client) => credentialLinks.forClient(client, rt.config.CREDENTIALS_IN_ARGUMENTS),
     changes,
     plans,
+    ...(sharedKeys ? { requestStates: new RequestStateSeal(sharedKeys.forPurpose('mcp.requestState')) } : {}),
   });
   const completions = new ArgumentCompleter({ registry, kernel: services, vault: rt.vault, log: rt.log });
-  const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log);
+  const sessions = new SessionManager({ perClient: 32, idleMs: 30 * 60_000 }, rt.log, rt.state);
   rt.metrics.countSessionsWith(() => sessions.count());
   // Tool calls that outlive their request (MCP tasks): kept here, not by a server instance, so a
   // 2026-07-28 client (one server per request) and a 2025-11-25 client in a new session find them.
-  const tasks = new TaskStore({
-    perClient: rt.config.MCP_TASKS_MAX_PER_CLIENT,
-    total: rt.config.MCP_TASKS_MAX_TOTAL,
-    ttlMs: rt.config.MCP_TASK_TTL_SECONDS * 1000,
-    pollIntervalMs: TASK_POLL_INTERVAL_MS,
-  });
+  const tasks = new TaskDirectory(
+    new TaskStore({
+      perClient: rt.config.MCP_TASKS_MAX_PER_CLIENT,
+      total: rt.config.MCP_TASKS_MAX_TOTAL,
+      ttlMs: rt.config.MCP_TASK_TTL_SECONDS * 1000,
+      pollIntervalMs: TASK_POLL_INTERVAL_MS,
+    }),
+    rt.state,
+  );
   const makeServer = (caller: CallerInfo, ip: () => string, view: ToolView) =>
     createSessionServer(
       {

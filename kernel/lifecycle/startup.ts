@@ -18,6 +18,11 @@ import { PACKAGE_VERSION, PROJECT_ROOT, statePaths } from '../paths.ts';
 import { syncDefaultProfiles } from '../profiles/sync.ts';
 import type { KernelRuntime } from '../runtime.ts';
 import { removeInterruptedWrites } from '../store/leftovers.ts';
+import { instanceLogPath, instanceId } from '../store/backend/instance-id.ts';
+import { openStateBackend } from '../store/backend/open-backend.ts';
+import { singletonJob, withLease } from '../store/backend/singleton-job.ts';
+import { shareChangeNotices } from '../store/backend/change-notices.ts';
+import type { StateBackend } from '../store/backend/state-backend.ts';
 import { ensureTlsCertificate } from '../tls/certificate.ts';
 import { logLocalCa } from '../tls/log-local-ca.ts';
 import { WatchdogRunner } from '../watchdogs/runner.ts';
@@ -84,10 +89,14 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
 
   const t2 = performance.now();
   mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
-  const appLog = createAppLog(paths.appLog, config);
+  // With a shared store the state directory is shared: each instance keeps its own log files.
+  const appLog = createAppLog(instanceLogPath(paths.appLog, config), config);
   const log = appLog.logger;
+  const instance = instanceId(config);
   const audit = new AuditLog({
-    path: paths.auditLog,
+    // With a shared store the state directory is shared: each instance keeps its own audit file.
+    path: instanceLogPath(paths.auditLog, config),
+    instance,
     maxBytes: config.LOGGING_ROTATE_SIZE,
     maxFiles: config.LOGGING_ROTATE_FILES,
     fsync: config.AUDIT_FSYNC,
@@ -192,13 +201,21 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     let auth!: KernelRuntime['auth'];
     let clients!: KernelRuntime['clients'];
     let vault!: Vault;
+    let state!: StateBackend;
     await runStep(log, steps, 7, 'clients', async () => {
-      auth = createAuthServices({
+      // The state the instances share comes first: the clients' authentication state lives in it. Here
+      // rather than earlier because the store's password is decrypted with step 6's private key.
+      state = await openStateBackend(config, { privateKey: keys.privateKey, log, clock });
+      cleanups.push(() => state.close());
+      metrics.reportStateStoreWith(() => state.status().available);
+      auth = await createAuthServices({
         config,
+        state,
         paths,
         keys,
         audit,
         metrics,
+        windows: state.windows,
         // The issuer is known once step 11 has the port; nothing signs or verifies a token before that.
         publicBaseUrl: () => runtime.publicBaseUrl,
         clock,
@@ -220,6 +237,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       return {
         outcome: 'ok',
         detail: {
+          state_store: { kind: state.kind, target: state.status().target, instance: state.instance },
           created: sync.created,
           kept: sync.kept,
           purged: sync.purged,
@@ -270,6 +288,7 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       vault,
       integrity,
       licenseGate,
+      state,
       nodeAddresses: new NodeAddressPolicy({
         allowed: config.NODE_ALLOWED_NETWORKS,
         ...(opts.nodeResolver ? { resolver: opts.nodeResolver } : {}),
@@ -319,6 +338,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
         mcp.applyLicense(next);
         runtime.modules = mcp.registry.activeProductModules();
       });
+      // Several instances: a profile or license change one of them sees reaches the others' sessions too.
+      shareChangeNotices(state, { profiles, license: licenseGate }, log);
       // A publisher key that stops being vouched for (or starts) changes what the license is worth at once.
       integrity.onReport(() => void licenseGate.load());
       // A bundle found tampered with at run time (watchdog or on-demand check) is unloaded at once.
@@ -334,12 +355,14 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
     let https!: HttpsServerHandle;
     await runStep(log, steps, 10, 'watchdogs', () => {
       watchdogs.register(tlsRenewalWatchdog(runtime, (m) => https.setCertificate(m)));
-      watchdogs.register(authHousekeepingWatchdog(auth));
+      // Jobs that rewrite shared state run on one instance at a time when several share it.
+      watchdogs.register(singletonJob(authHousekeepingWatchdog(auth), state, log));
       // Not run on start: step 11 writes the startup tokens once the issuer is known.
-      watchdogs.register(startupTokenWatchdog(clients, paths.clients, auth, clock));
+      watchdogs.register(singletonJob(startupTokenWatchdog(clients, paths.clients, auth, clock), state, log));
       watchdogs.register(licenseGate.watchdog());
       // Its first run waits for step 11, so the start's backup holds the state the start produced.
-      if (config.BACKUP_ENABLED) watchdogs.register(backupWatchdog(runtime, { ready: startedPromise }));
+      if (config.BACKUP_ENABLED)
+        watchdogs.register(singletonJob(backupWatchdog(runtime, { ready: startedPromise }), state, log));
       watchdogs.start();
       return { outcome: 'ok', detail: { watchdogs: watchdogs.states().map((s) => s.name) } };
     });
@@ -367,7 +390,11 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
       cleanups.push(() => https.close(0));
       runtime.publicBaseUrl = config.PUBLIC_BASE_URL || `https://${urlHost(config.SERVER_HOST)}:${port}`;
       // Step 7's startup tokens carry the issuer, so they are written now, before the first request.
-      await writeStartupTokens(clients, paths.clients, auth, clock);
+      // Instances starting together on one state directory write them one at a time: the later ones
+      // find the first one's tokens good and keep them, rather than each replacing the others'.
+      await withLease(runtime.state, 'startup-tokens', () =>
+        writeStartupTokens(clients, paths.clients, auth, clock),
+      );
       const callback = buildApp(runtime, port, [
         authRoutes,
         mcp.installer(requireBearer(runtime)),
@@ -421,6 +448,8 @@ export async function startKernel(opts: StartOptions = {}): Promise<RunningKerne
           await mcp.close();
           await https.close(config.SHUTDOWN_GRACE_MS);
           await profiles.close();
+          // Last of the services: everything above may still read or write shared state while it stops.
+          await state.close();
           record('SHUTDOWN_COMPLETE');
           log.info({ signal }, 'shutdown complete');
           await audit.close();

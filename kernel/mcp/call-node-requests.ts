@@ -45,6 +45,8 @@ const NO_TICKET: NodeRequestTicket = { connected: () => undefined };
 export class CallNodeRequests implements NodeRequests {
   readonly #listed = new Map<string, ListedRequest>();
   readonly #charged = new Set<string>();
+  /** Charges still on their way to the (possibly shared) window, which parallel requests wait for. */
+  readonly #charging = new Map<string, Promise<void>>();
   readonly #denied: { service: AllowlistService | NodeService; operation: string; reason?: string }[] = [];
   #unlisted = 0;
   /** The first read-only credential the call opened: from then on it may only read. */
@@ -58,7 +60,7 @@ export class CallNodeRequests implements NodeRequests {
    */
   constructor(
     declared: Service,
-    private readonly charge: (service: NodeService) => void,
+    private readonly charge: (service: NodeService) => Promise<void>,
     private readonly check: (service: AllowlistService, subject: string) => void = () => undefined,
   ) {
     this.#charged.add(declared);
@@ -84,7 +86,9 @@ export class CallNodeRequests implements NodeRequests {
       this.#denied.push({ service, operation, ...(reason ? { reason } : {}) });
   }
 
-  request(r: NodeRequest): NodeRequestTicket {
+  request(r: NodeRequest): Promise<NodeRequestTicket> {
+    // Thrown before any await, as when `request` was synchronous (kernel 1.5): a plugin written then,
+    // which does not await it, is still stopped before it sends. Only the rate charge is asynchronous.
     const service = String(r.service);
     // A plugin bug, not a caller's error: nothing must leave unaccounted for.
     if (!NODE_SERVICES.has(service)) throw new TypeError(`unknown node service ${service.slice(0, 16)}`);
@@ -95,10 +99,30 @@ export class CallNodeRequests implements NodeRequests {
         `${auditText(String(r.operation), 80)} is ${r.change_class ?? 'not classified as a read'}, and this call uses the ${this.#readOnly}, stored read-only: nothing was sent`,
       );
     }
+    const asked = this.#request(r);
+    // A plugin written for the synchronous request (before kernel 1.6) may not await it: its refusal
+    // must not become an unhandled rejection that stops the process. Awaiting callers still get it.
+    asked.catch(() => undefined);
+    return asked;
+  }
+
+  async #request(r: NodeRequest): Promise<NodeRequestTicket> {
+    const service = String(r.service);
     if (!this.#charged.has(service)) {
-      this.charge(service as NodeService);
+      // Marked before the charge settles: parallel requests of one call take one slot, not one each; a
+      // refused charge unmarks it, so the next request asks again (and is refused while the window is full).
       this.#charged.add(service);
-    }
+      const charging = this.charge(service as NodeService);
+      this.#charging.set(service, charging);
+      try {
+        await charging;
+      } catch (err) {
+        this.#charged.delete(service);
+        throw err;
+      } finally {
+        this.#charging.delete(service);
+      }
+    } else await this.#charging.get(service);
     const operation = auditText(String(r.operation));
     const address = auditText(String(r.address));
     const key = JSON.stringify([service, operation, address]);

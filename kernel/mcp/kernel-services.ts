@@ -17,6 +17,8 @@ import type {
   CatalogueTool,
   KernelServices,
   PermissionMatrix,
+  RateLimitsRemaining,
+  SharedState,
   StatusOptions,
 } from '../sdk/kernel-services.ts';
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
@@ -48,6 +50,8 @@ export interface KernelServicesDeps {
   nodeAddresses: NodeAddressGuard;
   /** Clients' own files (plugins' `files`), for shareFile. */
   files: Pick<OwnedFiles, 'share'>;
+  /** The state backend's windows and records, for plugins' node limits (unset in partial test kernels). */
+  sharedState?: SharedState;
 }
 
 const SERVICES: Record<Module, Service[]> = {
@@ -136,6 +140,21 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
       return { tools, prompts, docs };
     },
 
+    async rateLimits(caller): Promise<RateLimitsRemaining> {
+      const profile = profileOf(caller);
+      const modules: Module[] = ['infra', 'common', ...effectiveProducts(caller.products, profile)];
+      const rateLimits: RateLimitsRemaining = {};
+      for (const m of modules) {
+        const byService: RateLimitsRemaining[string] = {};
+        rateLimits[m] = byService;
+        for (const s of SERVICES[m]) {
+          const w = rateWindow(profile, m, s, d.narrowing(caller.name));
+          byService[s] = { ...w, remaining: await d.limiter.remaining(caller.name, m, s, w) };
+        }
+      }
+      return rateLimits;
+    },
+
     permissions(caller): PermissionMatrix {
       const profile = profileOf(caller);
       const tools = [...d.registry.tools.values()];
@@ -143,13 +162,8 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
       const rateLimits: PermissionMatrix['rateLimits'] = {};
       for (const m of modules) {
         rateLimits[m] = {};
-        for (const s of SERVICES[m]) {
-          const w = rateWindow(profile, m, s, d.narrowing(caller.name));
-          (rateLimits[m] as Record<string, unknown>)[s] = {
-            ...w,
-            remaining: d.limiter.remaining(caller.name, m, s, w),
-          };
-        }
+        for (const s of SERVICES[m])
+          (rateLimits[m] as Record<string, unknown>)[s] = rateWindow(profile, m, s, d.narrowing(caller.name));
       }
       return {
         client: caller.name,
@@ -221,6 +235,7 @@ export function createKernelServices(d: KernelServicesDeps): KernelServices {
     shareFile: (caller, scheme, name) => d.files.share(caller, scheme, name),
     checkIntegrity: d.integrity,
     nodeAddresses: d.nodeAddresses,
+    ...(d.sharedState ? { sharedState: d.sharedState } : {}),
   };
 }
 

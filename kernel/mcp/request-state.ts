@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BadRequestError } from '../errors/index.ts';
+import { fixedKey, type HmacKeySource } from '../keys/shared-hmac-keys.ts';
 
 /** Largest state a tool may hand back for its next round. */
 export const MAX_TOOL_STATE_BYTES = 4096;
@@ -22,12 +23,20 @@ export interface StateBinding {
  * caller. Signed, not encrypted: tools never put secrets in it.
  */
 export class RequestStateSeal {
+  private readonly keys: HmacKeySource;
+
+  /**
+   * `key`: one key of this process (a restart voids outstanding states), or the keys every instance
+   * shares (several instances: the next round may land on another one).
+   */
   constructor(
-    private readonly key: Buffer = randomBytes(32),
+    key: Buffer | HmacKeySource = randomBytes(32),
     private readonly ttlMs = 600_000,
     private readonly now: () => number = Date.now,
   ) {
-    if (key.length < 32) throw new RangeError('the request-state key must be at least 32 bytes');
+    if (Buffer.isBuffer(key) && key.length < 32)
+      throw new RangeError('the request-state key must be at least 32 bytes');
+    this.keys = Buffer.isBuffer(key) ? fixedKey(key) : key;
   }
 
   seal(binding: Required<StateBinding>, state: string): string {
@@ -36,7 +45,7 @@ export class RequestStateSeal {
     const body = Buffer.from(
       JSON.stringify({ t: binding.tool, c: binding.client, s: state, e: this.now() + this.ttlMs }),
     ).toString('base64url');
-    return `${VERSION}.${body}.${this.mac(body)}`;
+    return `${VERSION}.${body}.${this.mac(this.keys.signing(), body)}`;
   }
 
   /** The tool's state, or BadRequestError when the sealed value is not one this server issued to `binding`. */
@@ -49,9 +58,7 @@ export class RequestStateSeal {
     if (typeof sealed !== 'string' || sealed.length > MAX_SEALED_CHARS) return refuse('malformed');
     const [version, body, mac, ...rest] = sealed.split('.');
     if (version !== VERSION || !body || !mac || rest.length > 0) return refuse('malformed');
-    const want = Buffer.from(this.mac(body));
-    const got = Buffer.from(mac);
-    if (want.length !== got.length || !timingSafeEqual(want, got)) return refuse('signature');
+    if (!this.verifies(body, mac)) return refuse('signature');
     let decoded: { t?: unknown; c?: unknown; s?: unknown; e?: unknown };
     try {
       decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof decoded;
@@ -64,7 +71,18 @@ export class RequestStateSeal {
     return typeof decoded.s === 'string' ? decoded.s : refuse('malformed');
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.key).update(`mcp.requestState.${VERSION}.${body}`).digest('base64url');
+  /** Under any live key; a miss looks once more for a key another instance has just created. */
+  private verifies(body: string, mac: string): boolean {
+    const got = Buffer.from(mac);
+    const match = () =>
+      this.keys.verifying().some((k) => {
+        const want = Buffer.from(this.mac(k, body));
+        return want.length === got.length && timingSafeEqual(want, got);
+      });
+    return match() || (this.keys.refresh() && match());
+  }
+
+  private mac(key: Buffer, body: string): string {
+    return createHmac('sha256', key).update(`mcp.requestState.${VERSION}.${body}`).digest('base64url');
   }
 }

@@ -16,7 +16,7 @@ import type { OwnedFiles } from '../files/owned-files.ts';
 import { FULL_VIEW, type ToolView } from './toolsets.ts';
 import { isUnknownTool, unknownToolError } from './unknown-tool.ts';
 import { installTasks, TASK_CAPABILITIES } from './tasks/task-methods.ts';
-import type { TaskStore } from './tasks/task-store.ts';
+import type { TaskDirectory } from './tasks/task-directory.ts';
 import { resourceNotFound } from './resource-not-found.ts';
 import type { ArgumentCompleter } from './argument-completion.ts';
 
@@ -31,7 +31,7 @@ export interface SessionServerDeps {
   /** Clients' own files (report://<client>/<name>): listed, and read, for their owner only. */
   files: OwnedFiles;
   /** Tool calls that outlive their request (MCP tasks); without it, every call is a plain one. */
-  tasks?: TaskStore;
+  tasks?: TaskDirectory;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   LicenseError,
   NotFoundError,
   ProfilePermissionError,
+  RateLimitedError,
 } from '../errors/index.ts';
 import type { ChangeJournal } from '../changes/change-journal.ts';
 import type { PlanStore } from '../changes/plan-store.ts';
@@ -147,7 +148,7 @@ export class ToolRunner {
         throw this.deps.registry.unavailable(name) ?? new NotFoundError(`no tool named ${name.slice(0, 80)}`);
       const { profile, input } = this.authorize(tool, rawArgs, cc.caller, record, cc.view);
       const toolInput = this.toolInput(tool, cc);
-      this.charge(tool, profile, cc, tool.def.service, record);
+      await this.charge(tool, profile, cc, tool.def.service, record);
       this.deps.audit.write(record);
       ran = true;
       const requests = new CallNodeRequests(
@@ -223,12 +224,12 @@ export class ToolRunner {
    * Nothing is taken, recorded or counted: the HTTP route asks before the MCP transport opens its
    * answer, so such a call can be answered 429 (the call is then made, and refused, by `call`).
    */
-  wouldBeRateLimited(
+  async wouldBeRateLimited(
     name: string,
     rawArgs: unknown,
     caller: CallerInfo,
     view: ToolView = FULL_VIEW,
-  ): boolean {
+  ): Promise<boolean> {
     const tool = this.deps.registry.tools.get(name);
     if (!tool) return false;
     try {
@@ -238,7 +239,7 @@ export class ToolRunner {
       if (!profile) return false;
       const service = tool.def.service;
       const window = rateWindow(profile, tool.module, service, this.deps.narrowing(caller.name));
-      if (this.deps.limiter.remaining(caller.name, tool.module, service, window) !== 0) return false;
+      if ((await this.deps.limiter.remaining(caller.name, tool.module, service, window)) !== 0) return false;
       this.authorize(tool, rawArgs, caller, {} as AuditEntry, view);
       return true;
     } catch {
@@ -345,17 +346,19 @@ export class ToolRunner {
    * declared service) or when the handler first contacts another service. A refusal is audited
    * (RATE_LIMITED, with the call's id), counted, and thrown.
    */
-  private charge(
+  private async charge(
     tool: RegisteredTool,
     profile: Profile,
     cc: CallContext,
     service: Service,
     call: AuditEntry,
-  ): void {
+  ): Promise<void> {
     const window = rateWindow(profile, tool.module, service, this.deps.narrowing(cc.caller.name));
     try {
-      this.deps.limiter.take(cc.caller.name, tool.module, service, window);
+      await this.deps.limiter.take(cc.caller.name, tool.module, service, window);
     } catch (err) {
+      // Only a refusal is audited as one; a store that cannot be reached (503) is no rate limit.
+      if (!(err instanceof RateLimitedError)) throw err;
       this.deps.metrics.rateLimited.inc({ client: cc.caller.name, product: tool.module, service });
       this.deps.audit.write({
         event: 'RATE_LIMITED',

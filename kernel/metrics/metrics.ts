@@ -73,6 +73,15 @@ export class Metrics {
     collect: () => this.mcpSessions.set(this.openSessions()),
   });
 
+  /** Whether the state store answers, read at each scrape (always 1 with the local backend). */
+  private stateStoreUp: () => boolean = () => true;
+  readonly stateStore: Gauge = new Gauge({
+    name: `${PREFIX}state_store_up`,
+    help: 'Whether this instance reaches its state store (1) or not (0): STATE_BACKEND',
+    registers: [this.registry],
+    collect: () => this.stateStore.set(this.stateStoreUp() ? 1 : 0),
+  });
+
   readonly backupLastTimestamp = new Gauge({
     name: `${PREFIX}backup_last_success_timestamp_seconds`,
     help: 'Unix time of the last backup written (0: none yet since start)',
@@ -101,6 +110,11 @@ export class Metrics {
   /** Reports the open MCP sessions from `count` at each scrape. */
   countSessionsWith(count: () => number): void {
     this.openSessions = count;
+  }
+
+  /** Reports the state store's availability from `up` at each scrape. */
+  reportStateStoreWith(up: () => boolean): void {
+    this.stateStoreUp = up;
   }
 
   async exposition(): Promise<string> {

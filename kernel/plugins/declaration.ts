@@ -21,7 +21,14 @@ import type { PluginDefinition } from '../sdk/define.ts';
  * 1.5 (read-only credentials): NodeRequest.change_class and NodeRequests.readOnlyCredential, and the
  * READ_ONLY_CREDENTIAL error (additions: `^1` plugins load).
  */
-export const KERNEL_API_VERSION = '1.5.0';
+/**
+ * 1.6 (several instances): NodeRequests.request returns a Promise (its rate charge may be decided in a
+ * shared store; the refusals needing no store are still thrown at once, so 1.5 plugins stay safe),
+ * KernelServices.sharedState (windows and records shared by every instance), KernelServices.rateLimits,
+ * and the STATE_STORE_UNAVAILABLE error (additions for plugins that do not send node requests
+ * themselves: `^1` plugins load).
+ */
+export const KERNEL_API_VERSION = '1.6.0';
 
 export const TOOL_NAME = /^[a-z0-9_]{1,64}$/;
 

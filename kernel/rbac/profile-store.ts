@@ -13,6 +13,8 @@ export class ProfileStore {
   private readonly profiles = new Map<string, Profile>();
   private watcher: FSWatcher | undefined;
   private readonly listeners = new Set<(name: string) => void>();
+  /** Each profile's file as last loaded: what `refresh` compares with. */
+  private readonly loadedText = new Map<string, string>();
 
   constructor(
     private readonly dir: string,
@@ -71,11 +73,31 @@ export class ProfileStore {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Reads `name`'s file again when it differs from what was last loaded: another instance saw it change
+   * (a shared volume's changes need not reach this host's file watcher). True when it was reloaded, so
+   * a notice about a change already seen here changes nothing and is not passed on again.
+   */
+  refresh(name: string): boolean {
+    if (basename(name) !== name || name.startsWith('.')) return false;
+    const path = join(this.dir, `${name}.json`);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return false;
+    }
+    if (this.loadedText.get(name) === text) return false;
+    return this.reload(path);
+  }
+
   private reload(path: string): boolean {
     const expected = basename(path, '.json');
     let parsed: Profile;
+    let text: string;
     try {
-      const raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      text = readFileSync(path, 'utf8');
+      const raw = JSON.parse(text) as unknown;
       const result = profileSchema.safeParse(raw);
       if (!result.success) {
         const issue = result.error.issues[0];
@@ -95,6 +117,7 @@ export class ProfileStore {
       return false;
     }
     this.profiles.set(expected, parsed);
+    this.loadedText.set(expected, text);
     this.log.info({ profile: expected }, 'profile loaded');
     for (const l of this.listeners) l(expected);
     return true;

@@ -10,9 +10,12 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  /** Records one call, or throws RateLimitedError with the seconds until a slot frees. */
-  take(client: string, module: PluginModule, service: Service, window: RateWindow): void {
-    const r = this.store.hit(
+  /**
+   * Records one call, or throws RateLimitedError with the seconds until a slot frees. One atomic `hit`
+   * (check and record together), so parallel calls, on this instance or others, never exceed the limit.
+   */
+  async take(client: string, module: PluginModule, service: Service, window: RateWindow): Promise<void> {
+    const r = await this.store.hit(
       `rate|${client}|${module}|${service}`,
       window.windowSeconds * 1000,
       window.limit,
@@ -27,8 +30,13 @@ export class RateLimiter {
   }
 
   /** Calls still available in the current window (for infra_get_my_permissions). */
-  remaining(client: string, module: PluginModule, service: Service, window: RateWindow): number {
-    const used = this.store.count(
+  async remaining(
+    client: string,
+    module: PluginModule,
+    service: Service,
+    window: RateWindow,
+  ): Promise<number> {
+    const used = await this.store.count(
       `rate|${client}|${module}|${service}`,
       window.windowSeconds * 1000,
       this.now(),

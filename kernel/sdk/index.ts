@@ -89,6 +89,8 @@ export type {
   CataloguePrompt,
   CatalogueDoc,
   PermissionMatrix,
+  RateLimitsRemaining,
+  SharedState,
   SharedFile,
 } from './kernel-services.ts';
 /** Coded errors a plugin throws; the runner turns exposed ones into `CODE: message` tool errors. */

@@ -1,4 +1,6 @@
 import type { NodeAddressGuard } from '../net/node-address-policy.ts';
+import type { RecordStore } from '../store/backend/state-backend.ts';
+import type { SlidingWindowStore } from '../store/sliding-window.ts';
 import type { WritesSetting } from '../rbac/writes.ts';
 import type { CallerInfo, Module, Product, PromptContent, ResourceLink, Service } from './types.ts';
 
@@ -60,6 +62,12 @@ export interface PermissionMatrix {
   rateLimits: Record<string, Record<string, { limit: number; windowSeconds: number }>>;
 }
 
+/** Per module and service: the window and the calls still available in it now. */
+export type RateLimitsRemaining = Record<
+  string,
+  Record<string, { limit: number; windowSeconds: number; remaining: number }>
+>;
+
 /**
  * What the kernel offers plugins that introspect it (infra) or need kernel state. Plugins reach it
  * only through `ctx.kernel`; they never import kernel internals.
@@ -70,7 +78,13 @@ export interface KernelServices {
   startedAt: Date;
   now(): number;
   catalogue(caller: CallerInfo): { tools: CatalogueTool[]; prompts: CataloguePrompt[]; docs: CatalogueDoc[] };
+  /** The matrix's `rateLimits` give each window's size; `rateLimits(caller)` adds what is left of it. */
   permissions(caller: CallerInfo): PermissionMatrix;
+  /**
+   * The caller's rate-limit windows with the calls still available in each now: read from the state
+   * backend, which several instances may share (so asynchronous). Kernel 1.6.
+   */
+  rateLimits(caller: CallerInfo): Promise<RateLimitsRemaining>;
   /**
    * The full status report. With `checkIntegrity`, the integrity check runs first and the report holds
    * its result (`integrity`) and the security summary of that same check: one verdict.
@@ -117,4 +131,18 @@ export interface KernelServices {
    * connection toward a node takes its dial options, every stored credential is checked. Kernel 1.1.
    */
   nodeAddresses: NodeAddressGuard;
+  /**
+   * The state backend's windows and records (STATE_BACKEND), for limits every instance must share: a
+   * node's own request budgets (RisPort70, PerfMon, CDR on Demand) and the back-off it asked for. With a
+   * shared backend they are shared and fail closed (STATE_STORE_UNAVAILABLE) while it cannot be reached.
+   * Plugins namespace their keys ("node|<api>|..."). Unset where a test builds plugins without a kernel:
+   * the plugin keeps them in its own memory. Kernel 1.6.
+   */
+  sharedState?: SharedState;
+}
+
+/** What `KernelServices.sharedState` hands plugins. */
+export interface SharedState {
+  windows: SlidingWindowStore;
+  records: RecordStore;
 }

@@ -10,7 +10,7 @@ const scope = new AsyncLocalStorage<NodeRequests>();
 const NO_TICKET: NodeRequestTicket = { connected: () => undefined };
 
 /** Outside any tool call (a background task, a unit test of a client): nothing to record or charge. */
-const NOBODY: NodeRequests = { request: () => NO_TICKET, permit: () => undefined };
+const NOBODY: NodeRequests = { request: () => Promise.resolve(NO_TICKET), permit: () => undefined };
 
 /**
  * The `ctx.node` of the tool call whose handler (or anything it awaits) is running, for code that is

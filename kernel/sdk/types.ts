@@ -61,8 +61,13 @@ export interface NodeRequests {
    * window (the declared one was taken before the handler ran); when the window is spent this throws
    * the RATE_LIMITED error (audited and counted by the kernel): send nothing then. Distinct requests
    * (service, operation, address) are listed, with their count, on the call's outcome record.
+   * Asynchronous since the windows may be shared by several instances (kernel 1.6): await it before
+   * sending; a rejection (RATE_LIMITED, STATE_STORE_UNAVAILABLE) means send nothing. The refusals that
+   * need no store (READ_ONLY_CREDENTIAL, an unknown service) are thrown at once, as before 1.6, so a
+   * plugin written for the synchronous call is still stopped before it sends; only the rate charge of a
+   * further service is decided after such a plugin sent.
    */
-  request(r: NodeRequest): NodeRequestTicket;
+  request(r: NodeRequest): Promise<NodeRequestTicket>;
   /**
    * Throws ProfilePermissionError unless the caller's profile allowlist for `service`, narrowed by its
    * client.json, permits `subject` (an operation, a command line). Call it before sending each request

@@ -5,6 +5,7 @@ import type { HashProgress } from '../integrity/hash.ts';
 import { INTEGRITY_MODES, type IntegrityMode } from '../integrity/index.ts';
 import { scrubText } from '../logging/redact.ts';
 import { PROJECT_ROOT } from '../paths.ts';
+import { instanceLogPath } from '../store/backend/instance-id.ts';
 import { bundleName } from './bundle-name.ts';
 import { redactEnvFile } from './env-redaction.ts';
 import { isSecretSetting } from './secret-shapes.ts';
@@ -121,8 +122,8 @@ export async function buildSupportBundle(opts: SupportBundleOptions): Promise<Su
     const logLines: Record<string, number | null> = {};
     if (opts.logs) {
       for (const [file, source] of [
-        [BUNDLE_FILES.appLog, settings.paths.appLog],
-        [BUNDLE_FILES.auditLog, settings.paths.auditLog],
+        [BUNDLE_FILES.appLog, logOf(settings, settings.paths.appLog)],
+        [BUNDLE_FILES.auditLog, logOf(settings, settings.paths.auditLog)],
       ] as const) {
         step(file);
         logLines[file] = await copyRedactedLog(source, join(staging, file));
@@ -213,4 +214,12 @@ function runningServer(stateDir: string): { pid: number } | false | 'unknown' {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * This instance's file of a log: with a shared store each instance writes its own (`<log>-<instance>`),
+ * and the bundle is of the instance whose .env (INSTANCE_ID, else the host name) it is made with.
+ */
+function logOf(settings: OperatorSettings, path: string): string {
+  return settings.config ? instanceLogPath(path, settings.config) : path;
 }

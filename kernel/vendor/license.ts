@@ -1,6 +1,14 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { LICENSE_ALG, LICENSE_TYP, PRODUCTS, licenseClaimsSchema, type Product } from '../license/claims.ts';
+import {
+  LICENSE_ALG,
+  LICENSE_TYP,
+  MAX_LICENSED_HOSTS,
+  PRODUCTS,
+  licenseClaimsSchema,
+  sameHost,
+  type Product,
+} from '../license/claims.ts';
 import { assertPublisherId } from './keys.ts';
 
 export interface IssueLicenseOptions {
@@ -8,7 +16,11 @@ export interface IssueLicenseOptions {
   /** Publisher id: the `kid` header and the `iss` claim. */
   publisher: string;
   customer: string;
-  hostname: string;
+  /**
+   * The host the license is bound to, or every host it covers (one per instance sharing a state
+   * directory). Several hosts write `hostname` (the first, all an older server reads) and `hostnames` (all).
+   */
+  hostname: string | readonly string[];
   products: readonly string[];
   tier: string;
   expiresAt: Date;
@@ -20,9 +32,13 @@ export interface IssueLicenseOptions {
 export async function issueLicense(opts: IssueLicenseOptions): Promise<string> {
   assertPublisherId(opts.publisher);
   const iat = Math.floor((opts.issuedAt ?? new Date()).getTime() / 1000);
+  const hosts = typeof opts.hostname === 'string' ? [opts.hostname] : [...opts.hostname];
+  if (hosts.length === 0) throw new Error('the license must name at least one host');
   const claims = licenseClaimsSchema.parse({
     sub: opts.customer,
-    hostname: opts.hostname,
+    hostname: hosts[0],
+    // A one-host license stays exactly what it always was: no `hostnames` claim.
+    ...(hosts.length > 1 ? { hostnames: hosts } : {}),
     exp: Math.floor(opts.expiresAt.getTime() / 1000),
     grace_days: opts.graceDays,
     products: [...opts.products],
@@ -48,6 +64,23 @@ export function parseProducts(text: string): Product[] {
     throw new Error(`unknown product(s) ${unknown.join(', ')}; known: ${PRODUCTS.join(', ')}`);
   if (list.length === 0) throw new Error('at least one product is required');
   return [...new Set(list)] as Product[];
+}
+
+/**
+ * `--hostname a --hostname b,c` -> ['a', 'b', 'c']: each value may itself be a comma list. Repeats
+ * (compared as the server compares host names) are dropped; order is kept, the first is `hostname`.
+ */
+export function parseHostnames(values: readonly string[]): string[] {
+  const hosts: string[] = [];
+  for (const h of values.flatMap((v) => v.split(',')).map((s) => s.trim()))
+    if (h !== '' && !hosts.some((k) => sameHost(k, h))) hosts.push(h);
+  if (hosts.length === 0) throw new Error('at least one host name is required');
+  if (hosts.length > MAX_LICENSED_HOSTS)
+    throw new Error(`a license covers at most ${MAX_LICENSED_HOSTS} hosts, not ${hosts.length}`);
+  const long = hosts.find((h) => h.length > 253);
+  if (long !== undefined)
+    throw new Error(`host name "${long.slice(0, 40)}..." is longer than 253 characters`);
+  return hosts;
 }
 
 /**

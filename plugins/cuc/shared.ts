@@ -23,7 +23,7 @@ export function setupCuc(services: PluginServices): CucShared {
   return {
     cupi,
     shells: new VosShellPool(shellPoolOptions(io, addresses)),
-    ...createServiceabilityState('cuc', io, addresses, cupiClusterListing(cupi)),
+    ...createServiceabilityState('cuc', io, addresses, cupiClusterListing(cupi), services.kernel.sharedState),
     logs: new LogStore(services.dirs.reports, 'cuc'),
   };
 }

@@ -12,6 +12,8 @@ import type { ServiceabilityState } from '../_shared/serviceability/state.ts';
 import { createServiceabilityState } from '../_shared/serviceability/state.ts';
 import { LogStore, type LogState } from '../_shared/serviceability/logs/store.ts';
 import { axlClusterListing } from '../_shared/serviceability/cluster.ts';
+import { nodeLimitStores } from '../_shared/node/window-limiter.ts';
+import { ClusterRateLimiter } from './ris/rate-limiter.ts';
 import { RisService } from './ris/ris-service.ts';
 
 /** What the CUCM tools share: AXL clients and schema cache, VOS CLI shells, the RisPort70 client. */
@@ -28,15 +30,19 @@ export interface CucmShared extends AxlState, VosState, ServiceabilityState, Log
 export function setupCucm(services: PluginServices): CucmShared {
   const io = services.settings.nodeIo;
   const addresses = services.kernel.nodeAddresses;
-  const axlVos = createAxlVosState('cucm', services.dirs.schemaCache, io, addresses);
+  const shared = services.kernel.sharedState;
+  const axlVos = createAxlVosState('cucm', services.dirs.schemaCache, io, addresses, shared);
+  // The cluster's RisPort70 budget in the kernel's shared state: every instance counts in one window.
+  const ris = nodeLimitStores(shared, 'node|ris');
   return {
     ...axlVos,
-    ...createServiceabilityState('cucm', io, addresses, axlClusterListing(axlVos.axl, 'cucm')),
+    ...createServiceabilityState('cucm', io, addresses, axlClusterListing(axlVos.axl, 'cucm'), shared),
     logs: new LogStore(services.dirs.reports, 'cucm'),
     ris: new RisService({
       schemaCache: productSchemaRoot(services.dirs.schemaCache, 'cucm'),
       downloadTool: 'cucm_download_ris_toolkit',
       ...requestOptionsOf(io, addresses),
+      limiter: new ClusterRateLimiter({ store: ris.windows, states: ris.states }),
     }),
     ...(io ? { nodeIo: io } : {}),
     ...(addresses ? { addresses } : {}),

@@ -15,10 +15,11 @@ export type ImpShared = AxlState & VosState & ServiceabilityState & LogState;
 export function setupImp(services: PluginServices): ImpShared {
   const io = services.settings.nodeIo;
   const addresses = services.kernel.nodeAddresses;
-  const axlVos = createAxlVosState('imp', services.dirs.schemaCache, io, addresses);
+  const shared = services.kernel.sharedState;
+  const axlVos = createAxlVosState('imp', services.dirs.schemaCache, io, addresses, shared);
   return {
     ...axlVos,
-    ...createServiceabilityState('imp', io, addresses, axlClusterListing(axlVos.axl, 'imp')),
+    ...createServiceabilityState('imp', io, addresses, axlClusterListing(axlVos.axl, 'imp'), shared),
     logs: new LogStore(services.dirs.reports, 'imp'),
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RouteInstaller } from '../../kernel/http/app.ts';
 import { startKernel, type RunningKernel } from '../../kernel/lifecycle/startup.ts';
@@ -92,8 +92,22 @@ export async function startTestKernel(
   };
 }
 
-export function readAudit(stateDir: string): Record<string, unknown>[] {
-  const text = readFileSync(join(stateDir, 'logs', 'audit.log'), 'utf8');
+/**
+ * The audit records of a state directory: logs/audit.log, or with a shared state store (one audit file
+ * per instance, audit.log-<instance>) those of `instance`, or of every instance one after the other.
+ */
+export function readAudit(stateDir: string, instance?: string): Record<string, unknown>[] {
+  const logs = join(stateDir, 'logs');
+  const files =
+    instance !== undefined
+      ? [`audit.log-${instance}`]
+      : existsSync(join(logs, 'audit.log'))
+        ? ['audit.log']
+        : readdirSync(logs)
+            // Rotated archives (…<stamp>.0001, .gz) and interrupted writes (.tmp) are not the current file.
+            .filter((f) => f.startsWith('audit.log-') && !/\.\d{4}(\.gz)?$|\.tmp$/.test(f))
+            .sort();
+  const text = files.map((f) => readFileSync(join(logs, f), 'utf8')).join('');
   return text
     .split('\n')
     .filter((l) => l.length > 0)

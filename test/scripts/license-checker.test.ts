@@ -9,12 +9,17 @@ import { makeTree, runScript, signedTree, testKey, type Tree } from '../kernel/i
 const vendor = testKey('vendor');
 const DAY = 86_400_000;
 
-function license(expiresAt: Date, key = vendor.privateKey, graceDays = 30): Promise<string> {
+function license(
+  expiresAt: Date,
+  key = vendor.privateKey,
+  graceDays = 30,
+  hosts: string | string[] = hostname(),
+): Promise<string> {
   return issueLicense({
     privateKey: key,
     publisher: 'vendor',
     customer: 'ACME Telecom',
-    hostname: hostname(),
+    hostname: hosts,
     products: ['cucm', 'cuc'],
     tier: 'enterprise',
     expiresAt,
@@ -36,6 +41,8 @@ describe('scripts/license_checker.ts', () => {
     put('grace', await license(new Date(Date.now() - 5 * DAY)));
     put('expired', await license(new Date(Date.now() - 5 * DAY), vendor.privateKey, 0));
     put('forged', await license(new Date(Date.now() + 90 * DAY), testKey('attacker').privateKey));
+    const hosts = ['ucmcp-1', hostname()];
+    put('two-hosts', await license(new Date(Date.now() + 90 * DAY), vendor.privateKey, 30, hosts));
   });
   after(() => tree.cleanup());
 
@@ -72,6 +79,25 @@ describe('scripts/license_checker.ts', () => {
     const missing = await check('--file', join(tree.root, 'nope.jwt'));
     assert.equal(missing.code, 1);
     assert.match(missing.stdout, /state: +INVALID +\(no license file\)/);
+  });
+
+  it('a two-host license lists both hosts and says whether this host is among them', async () => {
+    const here = await check('--file', files['two-hosts'] as string);
+    assert.equal(here.code, 0, here.stdout);
+    assert.match(here.stdout, /state: +VALID/);
+    const listed = `ucmcp-1, ${hostname()}`.replace(/[.]/g, '\\.');
+    assert.match(here.stdout, new RegExp(`hostnames: +${listed} +\\(this host, \\S+, is among them\\)`));
+    const other = await check('--file', files['two-hosts'] as string, '--hostname', 'ucmcp-3');
+    assert.equal(other.code, 1);
+    assert.match(
+      other.stdout,
+      new RegExp(`hostnames: +${listed} +\\(this host is ucmcp-3, not among them\\)`),
+    );
+    assert.match(other.stdout, /bound to hosts "ucmcp-1", /);
+    const json = await check('--file', files['two-hosts'] as string, '--hostname', 'UCMCP-1', '--json');
+    const out = JSON.parse(json.stdout) as { status: { state: string }; claims: { hostnames: string[] } };
+    assert.equal(out.status.state, 'VALID');
+    assert.deepEqual(out.claims.hostnames, ['ucmcp-1', hostname()]);
   });
 
   it('reads $STATE_DIR/secrets/license.jwt by default; --json is machine-readable', async () => {

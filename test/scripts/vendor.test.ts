@@ -134,6 +134,66 @@ describe('scripts/vendor.ts', () => {
     }
   });
 
+  it('issue-license with two hosts: one license VALID on each, INVALID on a third', async () => {
+    const state = tempStateDir();
+    try {
+      const base = ['issue-license', '--key', keyFile(state.dir), '--publisher', 'vendor', '--customer', 'c'];
+      const rest = ['--products', 'cucm', '--tier', 'standard', '--expires', '+30d'];
+      const out = join(state.dir, 'license.jwt');
+      const r = await runScript('vendor.ts', [
+        ...base,
+        '--hostname',
+        'ucmcp-1',
+        '--hostname',
+        'ucmcp-2',
+        ...rest,
+        '--out',
+        out,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /hosts ucmcp-1, ucmcp-2/);
+      const jwt = readFileSync(out, 'utf8');
+      const at = (host: string) => inspectLicense(jwt, [publisherKey(vendor)], host, Date.now());
+      const first = await at('ucmcp-1');
+      assert.equal(first.status.state, 'VALID', first.status.reason);
+      assert.equal(first.claims?.hostname, 'ucmcp-1', 'older servers read the first host');
+      assert.deepEqual(first.claims?.hostnames, ['ucmcp-1', 'ucmcp-2']);
+      assert.equal((await at('ucmcp-2')).status.state, 'VALID');
+      const third = await at('ucmcp-3');
+      assert.equal(third.status.state, 'INVALID');
+      assert.match(third.status.reason, /bound to hosts "ucmcp-1", "ucmcp-2", not this host/);
+
+      // A comma list says the same; repeats (any case) are dropped.
+      const listed = await runScript('vendor.ts', [
+        ...base,
+        '--hostname',
+        'a, b,A',
+        '--hostname',
+        'c',
+        ...rest,
+      ]);
+      assert.equal(listed.code, 0, listed.stderr);
+      const ev = await inspectLicense(listed.stdout, [publisherKey(vendor)], 'c', Date.now());
+      assert.equal(ev.status.state, 'VALID', ev.status.reason);
+      assert.deepEqual(ev.claims?.hostnames, ['a', 'b', 'c']);
+      // One host stays a one-host license, exactly as before.
+      const one = await runScript('vendor.ts', [...base, '--hostname', 'solo,SOLO', ...rest]);
+      const ev1 = await inspectLicense(one.stdout, [publisherKey(vendor)], 'solo', Date.now());
+      assert.equal(ev1.status.state, 'VALID', ev1.status.reason);
+      assert.equal(ev1.claims?.hostnames, undefined);
+
+      const empty = await runScript('vendor.ts', [...base, '--hostname', ' , ', ...rest]);
+      assert.equal(empty.code, 2);
+      assert.match(empty.stderr, /at least one host name is required/);
+      const hosts = Array.from({ length: 65 }, (_, i) => `h${i}`).join(',');
+      const tooMany = await runScript('vendor.ts', [...base, '--hostname', hosts, ...rest]);
+      assert.equal(tooMany.code, 2);
+      assert.match(tooMany.stderr, /at most 64 hosts/);
+    } finally {
+      state.cleanup();
+    }
+  });
+
   it('issue-license refuses unknown products, bad dates and missing options (exit 2)', async () => {
     const state = tempStateDir();
     try {

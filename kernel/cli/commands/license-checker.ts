@@ -16,9 +16,9 @@ import { integrityMode, readSettings } from '../settings.ts';
 export const command: CliCommand = {
   name: 'license_checker',
   summary: 'decode and show secrets/license.jwt without starting the server',
-  help: `Shows the customer, bound hostname (and whether it is this host), products, tier, issue and expiry
-dates, grace period, the computed state (VALID, GRACE, EXPIRED, INVALID) and the signature verdict
-against the trusted publisher keys. STATE_DIR (or --state-dir) and INTEGRITY_MODE come from the
+  help: `Shows the customer, bound hostname or hostnames (and whether this host is among them), products,
+tier, issue and expiry dates, grace period, the computed state (VALID, GRACE, EXPIRED, INVALID) and the
+signature verdict against the trusted publisher keys. STATE_DIR (or --state-dir) and INTEGRITY_MODE come from the
 environment or .env.
 
 Exit codes: 0 VALID or GRACE; 1 EXPIRED or INVALID; 2 usage error.`,

@@ -1,14 +1,23 @@
 // oauth_apps: lists and removes the OAuth applications registered by RFC 7591 (secrets/oauth_apps.json).
 // Works whether the server runs or not: the server reads the file again when it is replaced, so a
 // removal applies to its next request (sign-in, token, refresh, and every token issued through it).
+// With a shared state store (STATE_BACKEND=redis://...) the applications live there: the command reads
+// and changes them there, and every running instance sees a removal within a second.
 
-import { openRegisteredApps, REGISTERED_APP_ID, type RegisteredApp } from '../../auth/registered-apps.ts';
+import {
+  openRegisteredApps,
+  openRegisteredAppsOn,
+  REGISTERED_APP_ID,
+  type RegisteredApp,
+  type RegisteredApps,
+} from '../../auth/registered-apps.ts';
 import { authStateFiles } from '../../auth/services.ts';
 import { operatorSettings, type OperatorSettings } from '../../support/settings.ts';
 import { EXIT, type CliCommand, type CliIo } from '../command.ts';
 import { STATE_DIR_OPTION } from '../common-options.ts';
 import { MAIN } from '../help.ts';
 import { recordOperatorEvent } from '../operator-audit.ts';
+import { operatorSharedState } from '../operator-state.ts';
 
 const NAME = 'oauth_apps';
 
@@ -22,10 +31,11 @@ page and get that client's profile. Registrations are bounded (OAUTH_MAX_REGISTE
 when unused for OAUTH_REGISTRATION_IDLE_DAYS. Applications known by a client ID metadata document (an
 https client_id) are not registered and are not listed here.
 
-Runs while the server runs: the server reads secrets/oauth_apps.json again when it changes. A removal
-is recorded in the audit log (AUTH APP_REMOVED).
+Runs while the server runs: the server reads secrets/oauth_apps.json again when it changes. With a
+shared state store (STATE_BACKEND=redis://...) the applications are read and removed there, and every
+instance sees the change. A removal is recorded in the audit log (AUTH APP_REMOVED).
 
-Exit codes: 0 done; 1 failed (unknown client_id, unreadable file); 2 usage error.`;
+Exit codes: 0 done; 1 failed (unknown client_id, unreadable file, state store unreachable); 2 usage error.`;
 
 export const command: CliCommand = {
   name: NAME,
@@ -45,27 +55,53 @@ export const command: CliCommand = {
     const stateDirOption = typeof values['state-dir'] === 'string' ? values['state-dir'] : undefined;
     const settings = operatorSettings(io, stateDirOption);
     const idleDays = settings.config?.OAUTH_REGISTRATION_IDLE_DAYS ?? 30;
-    const apps = openRegisteredApps(authStateFiles(settings.paths).apps, {
+    const appSettings = {
       max: settings.config?.OAUTH_MAX_REGISTERED_CLIENTS ?? 100,
       idleMs: idleDays * 86_400_000,
-    });
-    if (action === 'list') return list(apps.list(), (a) => apps.expiresAt(a), values.json === true, io);
-
+    };
     const clientId = rest[0] as string;
-    if (!REGISTERED_APP_ID.test(clientId))
+    if (action === 'remove' && !REGISTERED_APP_ID.test(clientId))
       return usage(
         `${JSON.stringify(clientId.slice(0, 80))} is not a registered application's client_id (app.<22 characters>)`,
       );
-    const removed = await apps.remove(clientId);
-    if (!removed) {
-      io.err(`${NAME}: no registered application ${clientId}; nothing changed.\n`);
+    const file = authStateFiles(settings.paths).apps;
+    let shared;
+    try {
+      shared = await operatorSharedState(settings);
+    } catch (err) {
+      io.err(`${NAME}: ${(err as Error).message}; nothing changed.\n`);
       return EXIT.FAILED;
     }
-    await recordRemoval(settings, removed);
-    io.out(`Removed ${clientId}${removed.client_name !== null ? ` (${shown(removed.client_name)})` : ''}.\n`);
-    return EXIT.OK;
+    try {
+      const apps = shared
+        ? await openRegisteredAppsOn(shared, file, appSettings)
+        : openRegisteredApps(file, appSettings);
+      return await act(apps, action, clientId, settings, values.json === true, io);
+    } finally {
+      await shared?.close();
+    }
   },
 };
+
+async function act(
+  apps: RegisteredApps,
+  action: 'list' | 'remove',
+  clientId: string,
+  settings: OperatorSettings,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  if (action === 'list') return list(apps.list(), (a) => apps.expiresAt(a), json, io);
+
+  const removed = await apps.remove(clientId);
+  if (!removed) {
+    io.err(`${NAME}: no registered application ${clientId}; nothing changed.\n`);
+    return EXIT.FAILED;
+  }
+  await recordRemoval(settings, removed);
+  io.out(`Removed ${clientId}${removed.client_name !== null ? ` (${shown(removed.client_name)})` : ''}.\n`);
+  return EXIT.OK;
+}
 
 function list(
   apps: RegisteredApp[],

@@ -3,10 +3,12 @@
 // be stopped: it holds the revocation list in memory and rewrites the file whole at its next change,
 // which would drop an entry added behind its back. While it runs, the client (or the operator with the
 // client's secret) revokes the token with POST /revoke instead; either way a new .token is written, by
-// the next start or, on a running server, by its housekeeping within a minute.
+// the next start or, on a running server, by its housekeeping within a minute. With a shared state store
+// (STATE_BACKEND=redis://...) the list lives there: the command adds to it there, the running instances
+// see the entry within a second, and the server need not be stopped.
 
 import { existsSync } from 'node:fs';
-import { openRevocationList } from '../../auth/revocation-list.ts';
+import { openRevocationList, openRevocationListOn } from '../../auth/revocation-list.ts';
 import { authStateFiles } from '../../auth/services.ts';
 import { PID_FILE, findRunningServer } from '../../backup/server-process.ts';
 import { CLIENT_NAME } from '../../clients/auth-clients.ts';
@@ -14,6 +16,7 @@ import { clientPaths } from '../../clients/client-paths.ts';
 import { readRegistration } from '../../clients/registration.ts';
 import { operatorSettings } from '../../support/settings.ts';
 import { EXIT, type CliCommand } from '../command.ts';
+import { operatorSharedState } from '../operator-state.ts';
 import { STATE_DIR_OPTION } from '../common-options.ts';
 import { rejectPositionals } from '../dispatch.ts';
 
@@ -28,6 +31,10 @@ Run it with the server stopped: the server keeps the revocation list in memory. 
 revoke the token with POST /revoke (RFC 7009, authenticated with the client's secret); its housekeeping
 writes a new .token within a minute. The server counts as running while STATE_DIR/${PID_FILE} names a
 live process.
+
+With a shared state store (STATE_BACKEND=redis://...) the revocation list is kept there and this runs
+while the servers run: every instance refuses the token within a second, and the housekeeping of one
+of them writes a new .token within a minute.
 
 Exit codes: 0 revoked (or there was no live startup token); 1 failed or the server is running (nothing
 changed); 2 usage error.`;
@@ -49,10 +56,12 @@ export const command: CliCommand = {
       return EXIT.USAGE;
     }
     const stateDirOption = typeof values['state-dir'] === 'string' ? values['state-dir'] : undefined;
-    const { paths } = operatorSettings(io, stateDirOption);
+    const settings = operatorSettings(io, stateDirOption);
+    const { paths } = settings;
+    const sharedStore = settings.config !== null && settings.config.STATE_BACKEND !== 'local';
     let running;
     try {
-      running = findRunningServer(paths.root);
+      running = sharedStore ? undefined : findRunningServer(paths.root);
     } catch (err) {
       io.err(`${NAME}: ${(err as Error).message}; nothing changed.\n`);
       return EXIT.FAILED;
@@ -77,10 +86,23 @@ export const command: CliCommand = {
       io.out(`${client} has no live startup token; the next start writes a new one.\n`);
       return EXIT.OK;
     }
-    await openRevocationList(authStateFiles(paths).revocations).revoke(live);
-    io.out(
-      `Revoked the startup token of ${client} (jti ${live.map((t) => t.jti).join(', ')}). The next start writes a new ${p.token}.\n`,
-    );
+    const file = authStateFiles(paths).revocations;
+    let shared;
+    try {
+      shared = await operatorSharedState(settings);
+    } catch (err) {
+      io.err(`${NAME}: ${(err as Error).message}; nothing changed.\n`);
+      return EXIT.FAILED;
+    }
+    try {
+      await (shared ? await openRevocationListOn(shared, file) : openRevocationList(file)).revoke(live);
+    } finally {
+      await shared?.close();
+    }
+    const next = shared
+      ? `A running server writes a new ${p.token} within a minute (else the next start does).`
+      : `The next start writes a new ${p.token}.`;
+    io.out(`Revoked the startup token of ${client} (jti ${live.map((t) => t.jti).join(', ')}). ${next}\n`);
     return EXIT.OK;
   },
 };

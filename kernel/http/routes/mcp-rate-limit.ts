@@ -66,7 +66,7 @@ export async function answerRateLimitedCall(
 ): Promise<boolean> {
   if (!acceptsMcpResponses(ctx) || !isToolCall(message)) return false;
   const { name, arguments: args } = message.params;
-  if (!runner.wouldBeRateLimited(name, args ?? {}, caller, view)) return false;
+  if (!(await runner.wouldBeRateLimited(name, args ?? {}, caller, view))) return false;
   const aborted = new AbortController();
   ctx.res.once('close', () => aborted.abort());
   const result = await runner.call(name, args ?? {}, {

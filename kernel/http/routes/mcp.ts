@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import type { AuditLog } from '../../audit/audit-log.ts';
 import type { ModernEndpoint } from '../../mcp/modern-endpoint.ts';
-import type { SessionManager } from '../../mcp/sessions.ts';
+import type { MakeSessionServer, McpSession, SessionLookup, SessionManager } from '../../mcp/sessions.ts';
 import type { ToolRunner } from '../../mcp/tool-runner.ts';
 import { requestedView, type ToolView } from '../../mcp/toolsets.ts';
 import { BadRequestError } from '../../errors/index.ts';
@@ -114,10 +114,18 @@ export function mcpRoutes(deps: McpRouteDeps) {
       view: ToolView,
     ): Promise<void> {
       const sid = ctx.get('mcp-session-id');
+      const make: MakeSessionServer = (c, v, s) => deps.makeServer(c, () => s().ip, v);
       if (sid) {
-        const session = deps.sessions.get(sid);
-        if (!session || session.caller.name !== caller.name) {
-          if (session) {
+        let found: SessionLookup;
+        try {
+          // With a shared store, a session opened on another instance is built here from its record.
+          found = await deps.sessions.find(sid, caller, ctx.state.ip, make, deps.maxBodyBytes);
+        } catch (err) {
+          ctx.respond = true;
+          throw err;
+        }
+        if ('refused' in found) {
+          if (found.refused === 'foreign') {
             deps.audit.write({
               event: 'AUTH',
               status: 'AUTH_FAILED',
@@ -129,22 +137,20 @@ export function mcpRoutes(deps: McpRouteDeps) {
           ctx.respond = true;
           return jsonRpcError(ctx, 404, -32001, 'Session not found');
         }
-        session.lastSeen = Date.now();
-        session.ip = ctx.state.ip;
-        await session.transport.handleRequest(ctx.req, ctx.res, parsed);
+        await deps.sessions.serve(found.session, ctx.req, ctx.res, parsed);
         return;
       }
       if (ctx.method !== 'POST') {
         ctx.respond = true;
         return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       }
-      const ip = ctx.state.ip;
-      const session = await deps.sessions.open(
-        caller,
-        ip,
-        (s) => deps.makeServer(caller, () => s().ip, view),
-        deps.maxBodyBytes,
-      );
+      let session: McpSession;
+      try {
+        session = await deps.sessions.open(caller, ctx.state.ip, make, deps.maxBodyBytes, view, parsed);
+      } catch (err) {
+        ctx.respond = true;
+        throw err;
+      }
       await session.transport.handleRequest(ctx.req, ctx.res, parsed);
       // Not an initialize request: the transport answered 400 and no session came to be.
       if (!session.id) await session.transport.close();

@@ -9,6 +9,8 @@ import type { KernelState } from '../state.ts';
 export function statusRoutes(router: Router<KernelState>, rt: KernelRuntime): void {
   router.get('/status', routeLabel('/status'), ...requireBearer(rt), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = statusReport(rt);
+    // Where the shared state lives and whether this instance reaches it (never a password). Not in
+    // infra_server_status, whose output schema is closed.
+    ctx.body = { ...statusReport(rt), state_store: { ...rt.state.status(), instance: rt.state.instance } };
   });
 }

@@ -12,7 +12,8 @@ import { isKernelError } from '../../errors/index.ts';
 import type { RegisteredTool } from '../../plugins/registry.ts';
 import type { CallerInfo } from '../../sdk/types.ts';
 import type { ToolInputRequired, ToolResult } from '../tool-result.ts';
-import { isTerminal, type TaskOutcome, type TaskStore, type TaskView } from './task-store.ts';
+import { isTerminal, type TaskOutcome, type TaskView } from './task-store.ts';
+import type { TaskDirectory } from './task-directory.ts';
 import { createTaskResult, legacyTask, modernTask, TASKS_EXTENSION, type TaskRevision } from './task-wire.ts';
 
 /**
@@ -56,28 +57,28 @@ const NoParams = z.looseObject({});
  */
 export function installTasks(
   server: Server,
-  store: TaskStore,
+  store: TaskDirectory,
   caller: CallerInfo,
   /** The tool of that name when this caller may call it (license, profile, scope, view), else undefined. */
   permitted: (name: string) => RegisteredTool | undefined,
 ): ToolTasks {
   const client = caller.name;
-  const find = (ctx: ServerContext, taskId: string): TaskView => {
+  const find = async (ctx: ServerContext, taskId: string): Promise<TaskView> => {
     if (revisionOf(ctx) === '2026-07-28' && !declaresTasks(ctx)) throw missingExtension();
-    const v = store.get(client, taskId);
+    const v = await store.get(client, taskId);
     if (!v) throw notFound();
     return v;
   };
 
-  server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => {
-    const v = find(ctx, params.taskId);
+  server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
+    const v = await find(ctx, params.taskId);
     return revisionOf(ctx) === '2025-11-25' ? legacyTask(v) : modernTask(v);
   });
 
-  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, (params, ctx) => {
-    const before = find(ctx, params.taskId);
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
+    const before = await find(ctx, params.taskId);
     if (revisionOf(ctx) === '2026-07-28') {
-      store.cancel(client, params.taskId);
+      await store.cancel(client, params.taskId);
       return {};
     }
     // 2025-11-25: a finished task cannot be cancelled, and the answer is the task as it is now.
@@ -86,25 +87,25 @@ export function installTasks(
         ProtocolErrorCode.InvalidParams,
         `BAD_REQUEST: the task is already ${before.status} and cannot be cancelled`,
       );
-    return legacyTask(store.cancel(client, params.taskId) ?? before);
+    return legacyTask((await store.cancel(client, params.taskId)) ?? before);
   });
 
   // 2025-11-25 only (the SDK answers -32601 for them on 2026-07-28, where they do not exist).
   server.setRequestHandler('tasks/result', { params: TaskIdParams }, async (params, ctx) => {
-    find(ctx, params.taskId);
+    await find(ctx, params.taskId);
     const v = await store.settled(client, params.taskId, ctx.mcpReq.signal);
     if (!v) throw notFound();
     return legacyResult(v);
   });
 
-  server.setRequestHandler('tasks/list', { params: NoParams }, () => ({
-    tasks: store.list(client).map(legacyTask),
+  server.setRequestHandler('tasks/list', { params: NoParams }, async () => ({
+    tasks: (await store.list(client)).map(legacyTask),
   }));
 
   // 2026-07-28: answers to a task's input requests. A task here never asks for input, so there is
   // nothing outstanding to answer; an unknown task is still an error.
-  server.setRequestHandler('tasks/update', { params: TaskIdParams }, (params, ctx) => {
-    find(ctx, params.taskId);
+  server.setRequestHandler('tasks/update', { params: TaskIdParams }, async (params, ctx) => {
+    await find(ctx, params.taskId);
     return {};
   });
 

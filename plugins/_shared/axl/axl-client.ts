@@ -5,6 +5,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { AXLError, BadRequestError } from '../../../kernel/sdk/index.ts';
 import type { AxlSchemaCache } from './schema-cache.ts';
 import type { AxlSchema, Json } from './schema.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LimitStateStore } from '../node/window-limiter.ts';
 import type { HttpAnswer, NodeEndpoint, RetryPolicy } from './transport.ts';
 import { DEFAULT_RETRY, httpsExchange, retryAfterMs, tlsAgent } from './transport.ts';
 import { retriedExchange } from '../node/retried-exchange.ts';
@@ -32,7 +34,16 @@ export interface AxlClientOptions extends NodeEndpoint {
   throttleBackoffMs?: readonly number[];
   /** Largest answer read; a longer one is abandoned mid-stream (AXLError). Default AXL_MAX_ANSWER_BYTES. */
   maxAnswerBytes?: number;
+  /**
+   * Where a node's "come back later" (HTTP 503 or 429, memory fault) is kept as a blocked-until time
+   * (Unix ms) per node, so every instance sharing the store waits it out too, not only the one that
+   * was told. Unset: each client only follows the answers it got itself.
+   */
+  throttle?: LimitStateStore;
 }
+
+/** Longest wait for another instance's node block before a call gives up and says when to retry. */
+const MAX_BLOCK_WAIT_MS = 10_000;
 
 /**
  * CUCM refuses to build an AXL answer over 8 MB ("Query request too large"); four times that leaves room
@@ -136,8 +147,9 @@ export class AxlClient {
     return retriedExchange(
       this.node,
       this.opts.retry ?? DEFAULT_RETRY,
-      (signal) =>
-        httpsExchange(this.node, this.agent, {
+      async (signal) => {
+        await this.waitForBlock(signal);
+        return httpsExchange(this.node, this.agent, {
           service: 'axl',
           operation,
           method: 'POST',
@@ -150,15 +162,49 @@ export class AxlClient {
           },
           body: envelope,
           signal,
-        }),
+        });
+      },
       {
         idempotent: isSafeToRepeat(operation),
-        busy,
+        busy: (a) => {
+          const wait = busy(a);
+          if (throttled(a)) this.noteBlock(wait ?? (this.opts.throttleBackoffMs ?? [1000])[0] ?? 1000);
+          return wait;
+        },
         busyBackoffMs: this.opts.throttleBackoffMs ?? [1000, 2000, 4000],
         signal: this.signal,
         tooLarge: (cause) => tooLarge(this.node, maxBytes, operation, cause),
       },
     );
+  }
+
+  // TS-private, not #private: the per-call views withSignal makes (Object.create) must reach them.
+  private blockKey(): string {
+    return `${this.node.host.toLowerCase()}:${this.node.port}`;
+  }
+
+  /**
+   * Tells the other instances the node asked to wait `ms`. Not awaited (the retry waits on its own); a
+   * store that cannot be reached shows at the next attempt's read, which fails closed.
+   */
+  private noteBlock(ms: number): void {
+    const throttle = this.opts.throttle;
+    if (!throttle || ms <= 0) return;
+    void throttle.set(this.blockKey(), String(Date.now() + ms), ms).catch(() => undefined);
+  }
+
+  /** Waits out a block another instance (or an earlier call) recorded for the node, when it is short. */
+  private async waitForBlock(signal: AbortSignal | undefined): Promise<void> {
+    const throttle = this.opts.throttle;
+    if (!throttle) return;
+    const until = Number((await throttle.get(this.blockKey())) ?? 0);
+    const wait = until - Date.now();
+    if (!(wait > 0)) return;
+    if (wait > MAX_BLOCK_WAIT_MS)
+      throw new AXLError(
+        `${this.opts.host} is throttling AXL (it asked this server to wait); it asks to retry in ${Math.ceil(wait / 1000)} s`,
+      );
+    await sleep(wait, undefined, signal ? { signal } : {});
   }
 
   private answer(operation: string, answer: HttpAnswer): Json {

@@ -6,6 +6,7 @@ import { AXLError } from '../../../kernel/sdk/index.ts';
 import { loadEndpoint, PORTS } from '../node/endpoint.ts';
 import { AxlClient, negotiateVersion } from './axl-client.ts';
 import type { AxlSchemaCache } from './schema-cache.ts';
+import type { LimitStateStore } from '../node/window-limiter.ts';
 import type { NodeEndpoint, RetryPolicy } from './transport.ts';
 
 export interface AxlConnectionsOptions {
@@ -22,6 +23,8 @@ export interface AxlConnectionsOptions {
   throttleBackoffMs?: readonly number[];
   /** Where nodes may be (the kernel's node address policy); unset: the always-refused list only. */
   addresses?: NodeAddressGuard;
+  /** Nodes' throttling blocks, shared by every instance with a shared state backend (AxlClientOptions). */
+  throttle?: LimitStateStore;
 }
 
 interface Entry {
@@ -87,6 +90,7 @@ export class AxlConnections {
       ...(this.#o.retry ? { retry: this.#o.retry } : {}),
       ...(this.#o.timeoutMs ? { timeoutMs: this.#o.timeoutMs } : {}),
       ...(this.#o.throttleBackoffMs ? { throttleBackoffMs: this.#o.throttleBackoffMs } : {}),
+      ...(this.#o.throttle ? { throttle: this.#o.throttle } : {}),
     });
     this.#entries.set(key, { client, endpoint, lastUsed: Date.now() });
     this.#evict();

@@ -193,7 +193,7 @@ export function httpExchange(node: NodeEndpoint, req: HttpRequest): Promise<Http
   return exchange(httpRequest, node, false, req);
 }
 
-function exchange(
+async function exchange(
   send: typeof httpsRequest | typeof httpRequest,
   node: NodeEndpoint,
   agent: Agent | false,
@@ -208,7 +208,7 @@ function exchange(
   // Reported before anything leaves: a spent rate-limit window throws here (a coded error, not retried).
   // Classified here, where every HTTP(S) request leaves, so no tool can send one unclassified (a call
   // using a read-only credential may send reads only).
-  const ticket = currentNodeRequests().request({
+  const ticket = await currentNodeRequests().request({
     service: req.service,
     operation: req.operation ?? `${req.method} ${req.path.split('?')[0] ?? ''}`,
     address: hostPort(node.host, node.port),

@@ -119,7 +119,7 @@ export class ServiceabilityClient {
   }
 
   /** The API's budget on the node now, as answers report it. */
-  budget(api: ServiceabilityApi, node: NodeEndpoint): { per_minute: number; remaining: number } {
+  budget(api: ServiceabilityApi, node: NodeEndpoint): Promise<{ per_minute: number; remaining: number }> {
     return this.limits.budget(api, node);
   }
 
@@ -168,7 +168,7 @@ export class ServiceabilityClient {
       });
     } catch (err) {
       if (!(err instanceof NodeRateFault)) throw err;
-      const seconds = limiter.nodeRefused(key, err.nodeLimit);
+      const seconds = await limiter.nodeRefused(key, err.nodeLimit);
       throw new ServiceabilityRateLimitError(
         `${err.message} Other clients of the node use the same budget; ${retryHint(seconds)}`,
         seconds,

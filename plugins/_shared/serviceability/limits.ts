@@ -3,8 +3,15 @@
 // plugins/cucm/ris/rate-limiter.ts). One window per node and API, shared by every caller of this server.
 import { ServiceabilityError } from '../../../kernel/sdk/index.ts';
 import type { NodeEndpoint } from '../axl/transport.ts';
-import type { WindowStore } from '../node/window-limiter.ts';
-import { MemoryWindowStore, retryHint, WindowLimiter } from '../node/window-limiter.ts';
+import type { LimitStateStore, WindowStore } from '../node/window-limiter.ts';
+import {
+  MemoryLimitStateStore,
+  MemoryWindowStore,
+  prefixedStates,
+  prefixedWindows,
+  retryHint,
+  WindowLimiter,
+} from '../node/window-limiter.ts';
 import type { ServiceabilityApi } from './api.ts';
 
 /** A spent budget, ours or the node's: `retryAfterSeconds` says when a request fits again. */
@@ -27,6 +34,8 @@ export interface NodeServiceLimitsOptions {
   /** Safety added to the window (see WindowLimiterOptions); default 1 s. */
   marginMs?: number;
   store?: WindowStore;
+  /** Lowered limits and blocks per node (memory by default; shared with a shared state backend). */
+  states?: LimitStateStore;
 }
 
 /** The key of a node's window: the endpoint every client of it reaches. */
@@ -37,11 +46,13 @@ export function nodeKey(node: Pick<NodeEndpoint, 'host' | 'port'>): string {
 export class NodeServiceLimits {
   readonly #o: NodeServiceLimitsOptions;
   readonly #store: WindowStore;
+  readonly #states: LimitStateStore;
   readonly #byApi = new Map<string, WindowLimiter>();
 
   constructor(o: NodeServiceLimitsOptions = {}) {
     this.#o = o;
     this.#store = o.store ?? new MemoryWindowStore();
+    this.#states = o.states ?? new MemoryLimitStateStore();
   }
 
   /** The limiter of one API; its windows are per node (`nodeKey`). */
@@ -53,7 +64,8 @@ export class NodeServiceLimits {
         ...(this.#o.windowMs !== undefined ? { windowMs: this.#o.windowMs } : {}),
         ...(this.#o.marginMs !== undefined ? { marginMs: this.#o.marginMs } : {}),
         // Keys are prefixed with the API in the shared store: one node's APIs never share a window.
-        store: prefixed(this.#store, api.name),
+        store: prefixedWindows(this.#store, api.name),
+        states: prefixedStates(this.#states, api.name),
         refuse: (node, limit, seconds) =>
           new ServiceabilityRateLimitError(
             `the ${api.name} budget of ${node} (${limit} requests per minute, shared by all clients of the node) is used up; ${retryHint(seconds)}`,
@@ -70,19 +82,10 @@ export class NodeServiceLimits {
   budget(
     api: ServiceabilityApi,
     node: Pick<NodeEndpoint, 'host' | 'port'>,
-  ): {
+  ): Promise<{
     per_minute: number;
     remaining: number;
-  } {
-    const limiter = this.of(api);
-    const key = nodeKey(node);
-    return { per_minute: limiter.limitOf(key), remaining: limiter.remaining(key) };
+  }> {
+    return this.of(api).budget(nodeKey(node));
   }
-}
-
-function prefixed(store: WindowStore, prefix: string): WindowStore {
-  return {
-    hit: (key, windowMs, limit, now) => store.hit(`${prefix}|${key}`, windowMs, limit, now),
-    count: (key, windowMs, now) => store.count(`${prefix}|${key}`, windowMs, now),
-  };
 }

@@ -1,6 +1,7 @@
 // The AXL and VOS CLI state a product plugin's setup builds (CUCM and IM&P both), and its teardown.
 import { join } from 'node:path';
-import type { NodeAddressGuard, NodeIoSettings, Product } from '../../../kernel/sdk/index.ts';
+import type { NodeAddressGuard, NodeIoSettings, Product, SharedState } from '../../../kernel/sdk/index.ts';
+import { nodeLimitStores } from '../node/window-limiter.ts';
 import { HeldAnswers } from '../axl/answer-cursor.ts';
 import { AxlConnections } from '../axl/connections.ts';
 import { AxlSchemaCache } from '../axl/schema-cache.ts';
@@ -18,6 +19,8 @@ export function createAxlVosState(
   schemaCache: string,
   io?: NodeIoSettings,
   addresses?: NodeAddressGuard,
+  /** The kernel's shared state: nodes' AXL throttling blocks are kept there (unset: memory). */
+  shared?: SharedState,
 ): AxlState & VosState {
   const cache = new AxlSchemaCache(
     productSchemaRoot(schemaCache, product),
@@ -28,6 +31,7 @@ export function createAxlVosState(
       product,
       cache,
       ...requestOptionsOf(io, addresses),
+      throttle: nodeLimitStores(shared, 'node|axl').states,
     }),
     held: new HeldAnswers(),
     shells: new VosShellPool(shellPoolOptions(io, addresses)),

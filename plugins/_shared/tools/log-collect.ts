@@ -145,7 +145,7 @@ export function logCollectTool(product: Product) {
           files,
           failed: failed.map(({ path, error }) => ({ path, error })),
           complete: failed.length === 0,
-          rate_limit: client.budget(GET_FILE_API, endpoint),
+          rate_limit: await client.budget(GET_FILE_API, endpoint),
         },
         links,
       );

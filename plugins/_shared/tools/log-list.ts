@@ -152,7 +152,7 @@ export function logListTool(product: Product) {
             node: host,
             files: selected.logs.flatMap((l) => l.files.map((f) => ({ log: l.name, ...f }))),
             truncated: selected.truncated,
-            rate_limit: client.budget(LOG_COLLECTION_API, endpoint),
+            rate_limit: await client.budget(LOG_COLLECTION_API, endpoint),
           };
         },
         ctx.signal,

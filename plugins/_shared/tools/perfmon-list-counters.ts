@@ -139,7 +139,7 @@ export function perfmonListCountersTool(product: Product) {
         node: target,
         ...result,
         requests,
-        rate: client.budget(PERFMON_API, node),
+        rate: await client.budget(PERFMON_API, node),
       });
     },
   });

@@ -171,7 +171,7 @@ export function perfmonQueryTool(product: Product) {
         nodes,
         ...(missing.length > 0 ? { missing_counters: missing } : {}),
         requests,
-        rate: client.budget(PERFMON_API, node),
+        rate: await client.budget(PERFMON_API, node),
       });
 
       async function readNode(send: (c: SoapCall) => Promise<XmlNode>, target: string): Promise<NodeResult> {

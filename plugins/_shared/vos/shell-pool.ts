@@ -211,7 +211,7 @@ export class VosShellPool {
     const secret = await vault.get(product, 'os', host);
     // Before a login or a command leaves: a spent SSH rate-limit window throws here.
     const to = sshAddress(host, secret.options);
-    currentNodeRequests().request({
+    await currentNodeRequests().request({
       service: 'ssh',
       operation,
       address: hostPort(to.host, to.port),

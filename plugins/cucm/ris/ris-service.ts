@@ -165,7 +165,7 @@ export class RisService {
       return {
         wsdl_operations: wsdl.operations.length,
         authenticated: true,
-        rate_budget_remaining: this.limiter.remaining(clusterKey(node)),
+        rate_budget_remaining: await this.limiter.remaining(clusterKey(node)),
       };
     });
   }
@@ -226,7 +226,7 @@ export class RisService {
     return summarise(q.operation, outcome, merger, {
       ...(cursor ? { cursor } : {}),
       ...(q.stateInfo ? { dedupeAcrossCalls: earlier !== undefined } : {}),
-      rate: this.#rate(node),
+      rate: await this.#rate(node),
     });
   }
 
@@ -274,7 +274,7 @@ export class RisService {
       ...(outcome.complete || outcome.stateInfo === ''
         ? {}
         : { cursor: encodeCursor('', outcome.stateInfo, fingerprint) }),
-      rate: this.#rate(node),
+      rate: await this.#rate(node),
     });
   }
 
@@ -305,9 +305,9 @@ export class RisService {
   }
 
   /** The cluster's RisPort budget after this query, as every answer reports it. */
-  #rate(node: NodeEndpoint): { per_minute: number; remaining: number } {
+  #rate(node: NodeEndpoint): Promise<{ per_minute: number; remaining: number }> {
     const cluster = clusterKey(node);
-    return { per_minute: this.limiter.limitOf(cluster), remaining: this.limiter.remaining(cluster) };
+    return this.limiter.budget(cluster);
   }
 
   /** One selectCmDevice(Ext) request: a slot of the cluster's window first, then the POST. */
@@ -362,7 +362,7 @@ export class RisService {
       return read(answer, `${node.host}:${node.port}`);
     } catch (err) {
       if (!(err instanceof RisNodeRateFault)) throw err;
-      const seconds = this.limiter.nodeRefused(cluster, err.nodeLimit);
+      const seconds = await this.limiter.nodeRefused(cluster, err.nodeLimit);
       throw new RisRateLimitError(
         `${err.message} Other clients of the cluster use the same budget; ${retryHint(seconds)}`,
         seconds,

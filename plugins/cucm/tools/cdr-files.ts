@@ -123,7 +123,7 @@ export default cucmTool({
       ...(result.stopped_because ? { stopped_because: result.stopped_because } : {}),
       ...(result.unreadable_names > 0 ? { unreadable_names: result.unreadable_names } : {}),
       requests: result.requests,
-      rate: client.budget(CDR_ON_DEMAND_API, node),
+      rate: await client.budget(CDR_ON_DEMAND_API, node),
     });
   },
 });

@@ -123,7 +123,7 @@ export default cucmTool({
       host: input.host,
       files: out,
       requests,
-      rate: client.budget(CDR_ON_DEMAND_API, node),
+      rate: await client.budget(CDR_ON_DEMAND_API, node),
     });
   },
 });

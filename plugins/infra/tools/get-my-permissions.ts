@@ -21,6 +21,9 @@ export default defineTool({
   access: { minProfile: 'auditor' },
   service: 'default',
   async handler(_input, ctx) {
-    return structuredReply({ ...ctx.kernel.permissions(ctx.caller) });
+    return structuredReply({
+      ...ctx.kernel.permissions(ctx.caller),
+      rateLimits: await ctx.kernel.rateLimits(ctx.caller),
+    });
   },
 });

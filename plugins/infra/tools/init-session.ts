@@ -36,7 +36,8 @@ export default defineTool({
   async handler(_input, ctx) {
     const catalogue = ctx.kernel.catalogue(ctx.caller);
     // The per-tool `permitted` flag already says what the matrix's allowed/denied lists would repeat.
-    const { tools: _byName, ...permissions } = ctx.kernel.permissions(ctx.caller);
+    const { tools: _byName, ...matrix } = ctx.kernel.permissions(ctx.caller);
+    const permissions = { ...matrix, rateLimits: await ctx.kernel.rateLimits(ctx.caller) };
     const tools = catalogue.tools.map(compactTool);
     const permitted = tools.filter((t) => t.permitted).length;
     const server = { name: ctx.kernel.serverName, version: ctx.kernel.version };

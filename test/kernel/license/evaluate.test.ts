@@ -86,6 +86,63 @@ describe('license evaluation', () => {
     assert.equal(ev.hostnameMatches, false);
   });
 
+  it('a two-host license is VALID on each named host and INVALID on a third', async () => {
+    const jwt = await license({ hostname: ['ucmcp-1', 'ucmcp-2'] });
+    for (const host of ['ucmcp-1', 'UCMCP-2.']) {
+      const ev = await inspectLicense(jwt, keys, host, EXP - DAY);
+      assert.equal(ev.status.state, 'VALID', `${host}: ${ev.status.reason}`);
+      assert.equal(ev.hostnameMatches, true);
+    }
+    const ev = await inspectLicense(jwt, keys, 'ucmcp-3', EXP - DAY);
+    assert.equal(ev.status.state, 'INVALID');
+    assert.equal(ev.status.reason, 'license is bound to hosts "ucmcp-1", "ucmcp-2", not this host');
+    assert.equal(ev.hostnameMatches, false);
+    assert.equal(ev.claims?.hostname, 'ucmcp-1', 'an older server reads the first host');
+    assert.deepEqual(ev.claims?.hostnames, ['ucmcp-1', 'ucmcp-2']);
+  });
+
+  it('a one-host license carries no hostnames claim; an older server reads a multi-host one for its first host', async () => {
+    const one = await inspectLicense(await license(), keys, HOST, EXP - DAY);
+    assert.equal(one.claims?.hostnames, undefined);
+    const multi = { ...goodClaims, hostname: 'ucmcp-1', hostnames: ['ucmcp-1', 'ucmcp-2'] };
+    assert.equal((await evaluateLicense(await rawLicense(multi), keys, 'ucmcp-2', EXP - DAY)).state, 'VALID');
+    // A server that predates `hostnames` strips it as an unknown claim (its schema is .strip()), so what
+    // it decides on is these claims without it: licensed on the first host, INVALID on the others.
+    const { hostnames: _dropped, ...older } = multi;
+    const seenByOlder = await rawLicense(older);
+    assert.equal((await evaluateLicense(seenByOlder, keys, 'ucmcp-1', EXP - DAY)).state, 'VALID');
+    assert.match(
+      (await evaluateLicense(seenByOlder, keys, 'ucmcp-2', EXP - DAY)).reason,
+      /bound to host "ucmcp-1", not this host/,
+    );
+  });
+
+  it('INVALID: hostnames empty, too many, repeated, too long, or without hostname', async () => {
+    const many = Array.from({ length: 65 }, (_, i) => `h${i}`);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...goodClaims, hostnames: [] }, /hostnames/],
+      [{ ...goodClaims, hostname: 'h0', hostnames: many }, /hostnames/],
+      [{ ...goodClaims, hostnames: [HOST, HOST.toUpperCase()] }, /hostnames must not repeat/],
+      [{ ...goodClaims, hostnames: [HOST, 'x'.repeat(254)] }, /hostnames/],
+      [{ ...goodClaims, hostnames: [HOST, ''] }, /hostnames/],
+      [{ ...goodClaims, hostnames: 'ucmcp-1,ucmcp-2' }, /hostnames/],
+      [{ ...goodClaims, hostnames: ['ucmcp-1', 'ucmcp-2'] }, /hostnames must include hostname/],
+    ];
+    for (const [claims, reason] of cases) {
+      const status = await evaluateLicense(await rawLicense(claims), keys, HOST, EXP - DAY);
+      assert.equal(status.state, 'INVALID', JSON.stringify(claims).slice(0, 200));
+      assert.match(status.reason, reason);
+    }
+    const most = Array.from({ length: 64 }, (_, i) => (i === 0 ? HOST : `h${i}.example.net`));
+    const ok = await rawLicense({ ...goodClaims, hostnames: most });
+    assert.equal((await evaluateLicense(ok, keys, 'h63.example.net', EXP - DAY)).state, 'VALID');
+    const far = await inspectLicense(ok, keys, 'elsewhere', EXP - DAY);
+    assert.match(
+      far.status.reason,
+      /^license is bound to hosts "cucm-mcp.example.net", .*, and 56 more, not this host$/,
+    );
+  });
+
   it("INVALID: signed by the attacker's key, by an unknown publisher, or nobody trusted", async () => {
     const attacker = testKey('attacker');
     const forged = await license({ privateKey: attacker.privateKey });

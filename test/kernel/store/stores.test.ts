@@ -69,15 +69,19 @@ describe('state stores', () => {
     assert.deepEqual(store.read().list, [1, 2]);
   });
 
-  it('the sliding window admits `limit` events per window and says when the next slot frees', () => {
+  it('the sliding window admits `limit` events per window and says when the next slot frees', async () => {
     const w = new MemorySlidingWindowStore();
     const t0 = 1_000_000;
-    for (let i = 0; i < 3; i++) assert.equal(w.hit('k', 60_000, 3, t0 + i * 1000).admitted, true);
-    const refused = w.hit('k', 60_000, 3, t0 + 10_000);
+    for (let i = 0; i < 3; i++) assert.equal((await w.hit('k', 60_000, 3, t0 + i * 1000)).admitted, true);
+    const refused = await w.hit('k', 60_000, 3, t0 + 10_000);
     assert.equal(refused.admitted, false);
     assert.equal(refused.retryAfterMs, 50_000, 'the oldest event leaves the window 60 s after it happened');
-    assert.equal(w.count('k', 60_000, t0 + 60_500), 2, 'events age out one by one (sliding, not fixed)');
-    assert.equal(w.hit('k', 60_000, 3, t0 + 60_500).admitted, true);
-    assert.equal(w.count('other', 60_000, t0), 0);
+    assert.equal(
+      await w.count('k', 60_000, t0 + 60_500),
+      2,
+      'events age out one by one (sliding, not fixed)',
+    );
+    assert.equal((await w.hit('k', 60_000, 3, t0 + 60_500)).admitted, true);
+    assert.equal(await w.count('other', 60_000, t0), 0);
   });
 });

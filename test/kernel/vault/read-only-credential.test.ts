@@ -69,17 +69,18 @@ describe('read-only credentials in the vault', () => {
   });
 
   it('a call that opens a read-only credential may send reads only, and says what it refused', async () => {
-    const call = new CallNodeRequests('axl', () => undefined);
+    const call = new CallNodeRequests('axl', async () => undefined);
     await runWithNodeRequests(call, async () => {
       // Before the credential is opened nothing is restricted (another node's writable login).
-      call.request(axl('addPhone', 'change'));
+      await call.request(axl('addPhone', 'change'));
       await v.get('cucm', 'axl', 'cucm1.lab');
-      call.request(axl('getPhone', 'read'));
+      await call.request(axl('getPhone', 'read'));
       for (const [op, cls] of [
         ['updatePhone', 'change'],
         ['removePhone', 'destructive'],
         ['somethingUnclassified', undefined],
       ] as const)
+        // Thrown at once, not as a rejection: a plugin that does not await request() still sends nothing.
         assert.throws(
           () => call.request(axl(op, cls)),
           (err: unknown) => {
@@ -103,10 +104,10 @@ describe('read-only credentials in the vault', () => {
   });
 
   it('a writable credential restricts nothing', async () => {
-    const call = new CallNodeRequests('ssh', () => undefined);
+    const call = new CallNodeRequests('ssh', async () => undefined);
     await runWithNodeRequests(call, async () => {
       await v.get('cucm', 'os', 'cucm1.lab');
-      call.request({
+      await call.request({
         service: 'ssh',
         operation: 'utils service restart Cisco Tftp',
         address: 'cucm1.lab:22',

@@ -27,7 +27,7 @@ export function registerRoutes(router: Router<KernelState>, rt: KernelRuntime): 
     };
 
     const { perIp, windowMs } = rt.auth.settings.registration;
-    const hit = rt.auth.registrationWindow.hit(`register:${ip}`, windowMs, perIp, rt.clock());
+    const hit = await rt.auth.registrationWindow.hit(`register:${ip}`, windowMs, perIp, rt.clock());
     if (!hit.admitted) {
       rt.auth.events.app('APP_REGISTRATION_REFUSED', { ip, reason: 'rate_limited' });
       return rateLimited(ctx, perIp, windowMs, hit.retryAfterMs);

@@ -92,7 +92,7 @@ export async function nodeStatus(
       services: known,
       unknown,
       ...(specifications ? { specifications } : {}),
-      rate_limit: client.budget(CONTROL_CENTER_API, endpoint),
+      rate_limit: await client.budget(CONTROL_CENTER_API, endpoint),
     };
   });
 }
@@ -185,7 +185,7 @@ export async function controlServices(
       node: host,
       action,
       services: results,
-      rate_limit: client.budget(CONTROL_CENTER_API, endpoint),
+      rate_limit: await client.budget(CONTROL_CENTER_API, endpoint),
     };
   });
 }

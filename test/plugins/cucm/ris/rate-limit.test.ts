@@ -120,7 +120,7 @@ describe("RisPort70 rate limit: the node's own fault (3 per minute on the node)"
       return true;
     });
     assert.equal(r.risRequests() - before, 1, 'refused locally');
-    assert.equal(ris.limiter.limitOf('127.0.0.1:' + String(r.node.port)), 3);
+    assert.equal(await ris.limiter.limitOf('127.0.0.1:' + String(r.node.port)), 3);
   });
 
   it('returns the pages read before a node fault, with a cursor', async () => {

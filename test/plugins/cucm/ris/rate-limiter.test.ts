@@ -8,7 +8,7 @@ describe('the cluster RisPort70 window', () => {
     const limiter = new ClusterRateLimiter({ perMinute: 3, windowMs: 400, marginMs: 0 });
     const t0 = Date.now();
     for (let i = 0; i < 3; i++) await limiter.acquire('pub:8443', 0);
-    assert.equal(limiter.remaining('pub:8443'), 0);
+    assert.equal(await limiter.remaining('pub:8443'), 0);
     await limiter.acquire('pub:8443', 2000);
     const waited = Date.now() - t0;
     assert.ok(waited >= 380, `the 4th request waited ${waited} ms for the window`);
@@ -60,9 +60,9 @@ describe('the cluster RisPort70 window', () => {
 
   it("after the node's own fault, blocks the cluster a whole window and adopts the lower limit it announced", async () => {
     const limiter = new ClusterRateLimiter({ perMinute: 15, windowMs: 300, marginMs: 0 });
-    assert.equal(limiter.nodeRefused('d:8443', 3), 1);
-    assert.equal(limiter.limitOf('d:8443'), 3);
-    assert.equal(limiter.remaining('d:8443'), 0);
+    assert.equal(await limiter.nodeRefused('d:8443', 3), 1);
+    assert.equal(await limiter.limitOf('d:8443'), 3);
+    assert.equal(await limiter.remaining('d:8443'), 0);
     await assert.rejects(limiter.acquire('d:8443', 0), RisRateLimitError);
     await limiter.acquire('d:8443', 1000);
     await limiter.acquire('d:8443', 0);

@@ -3,6 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { AXLError, BadRequestError, ConnectivityError, NotFoundError } from '../../../../kernel/sdk/index.ts';
 import { AxlClient, AxlFaultError, negotiateVersion } from '../../../../plugins/_shared/axl/axl-client.ts';
 import { downloadAxlToolkit } from '../../../../plugins/_shared/axl/toolkit.ts';
+import {
+  MemoryLimitStateStore,
+  type LimitStateStore,
+} from '../../../../plugins/_shared/node/window-limiter.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AxlLab } from './helpers.ts';
@@ -98,6 +102,51 @@ describe('AXL client against the lab CUCM', () => {
       t.lab.state.cucm.db.table('device').findBy('name', 'SEP0A1B2C3D4E02')?.description,
       'burst 4',
     );
+  });
+
+  it("shares a node's 503 back-off through the throttle store: another client waits it out or refuses", async () => {
+    const inner = new MemoryLimitStateStore();
+    const noted: string[] = [];
+    const throttle: LimitStateStore = {
+      get: (k) => inner.get(k),
+      set: (k, v, ttl) => {
+        noted.push(k);
+        return inner.set(k, v, ttl);
+      },
+    };
+    const schema = await t.cache.load('15.0');
+    const make = () =>
+      new AxlClient({
+        ...t.node,
+        version: '15.0',
+        schema,
+        retry: FAST_RETRY,
+        throttleBackoffMs: [100, 200, 400, 800],
+        throttle,
+      });
+    const [a, b] = [make(), make()];
+    const key = `${t.node.host.toLowerCase()}:${t.node.port}`;
+    try {
+      for (let i = 0; i < 5; i++)
+        await a.call('updatePhone', { name: 'SEP0A1B2C3D4E02', description: `shared ${i}` });
+      assert.ok(noted.includes(key), 'the 503 was recorded for every instance to see');
+      // Another instance was told to wait a minute: this one sends nothing and says when to retry.
+      await throttle.set(key, String(Date.now() + 60_000), 60_000);
+      const sent = t.lab.state.log.requests.length;
+      await assert.rejects(
+        b.call('getPhone', { name: 'SEP0A1B2C3D4E02' }),
+        (e: unknown) => e instanceof AXLError && /throttling AXL.*retry in (59|60) s/.test(e.message),
+      );
+      assert.equal(t.lab.state.log.requests.length, sent, 'nothing was sent');
+      // A short block is waited out.
+      await throttle.set(key, String(Date.now() + 300), 300);
+      const t0 = Date.now();
+      await b.call('getPhone', { name: 'SEP0A1B2C3D4E02' });
+      assert.ok(Date.now() - t0 >= 250, `waited ${Date.now() - t0} ms`);
+    } finally {
+      a.close();
+      b.close();
+    }
   });
 
   it('maps a fault to AXLError with the node code, and refuses unknown fields before sending', async () => {

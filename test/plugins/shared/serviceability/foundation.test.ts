@@ -158,18 +158,21 @@ describe('per-node, per-API budgets', () => {
     // Another node, and another API of the same node, have their own windows.
     await pm.acquire('b:8443', 0);
     await limits.of(other).acquire('a:8443', 0);
-    assert.deepEqual(limits.budget(PERFMON_API, { host: 'A', port: 8443 }), { per_minute: 2, remaining: 0 });
-    assert.deepEqual(limits.budget(other, { host: 'a', port: 8443 }), { per_minute: 2, remaining: 1 });
+    assert.deepEqual(await limits.budget(PERFMON_API, { host: 'A', port: 8443 }), {
+      per_minute: 2,
+      remaining: 0,
+    });
+    assert.deepEqual(await limits.budget(other, { host: 'a', port: 8443 }), { per_minute: 2, remaining: 1 });
   });
 
-  it("after the node's rate fault: its lower limit is adopted and the node blocked for a window", () => {
+  it("after the node's rate fault: its lower limit is adopted and the node blocked for a window", async () => {
     const limits = new NodeServiceLimits({ windowMs: 60_000, marginMs: 0 });
     const pm = limits.of(PERFMON_API);
-    assert.equal(pm.limitOf('a:8443'), 80);
-    assert.equal(pm.nodeRefused('a:8443', 40), 60);
-    assert.equal(pm.limitOf('a:8443'), 40);
-    assert.equal(pm.remaining('a:8443'), 0);
-    assert.equal(pm.limitOf('b:8443'), 80);
+    assert.equal(await pm.limitOf('a:8443'), 80);
+    assert.equal(await pm.nodeRefused('a:8443', 40), 60);
+    assert.equal(await pm.limitOf('a:8443'), 40);
+    assert.equal(await pm.remaining('a:8443'), 0);
+    assert.equal(await pm.limitOf('b:8443'), 80);
   });
 
   it('waits for a slot when it frees within maxWaitMs', async () => {

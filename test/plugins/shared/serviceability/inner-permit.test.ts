@@ -15,7 +15,7 @@ import { sampleTwice, type Send } from '../../../../plugins/_shared/serviceabili
 function narrowedCall(denied: string): CallNodeRequests {
   return new CallNodeRequests(
     'serviceability',
-    () => undefined,
+    async () => undefined,
     (service, subject) => {
       if (subject === denied)
         throw new ProfilePermissionError(`profile p does not allow ${service.toUpperCase()} ${subject}`);
@@ -42,7 +42,7 @@ describe('serviceability operations are decided one by one', () => {
   it('a refused operation sends nothing and takes no slot of the node budget', async () => {
     const client = new ServiceabilityClient({ product: 'cucm' });
     const node = { host: '127.0.0.1', port, username: 'u', password: 'p' };
-    const before = client.budget(PERFMON_API, node).remaining;
+    const before = (await client.budget(PERFMON_API, node)).remaining;
     const call = narrowedCall(PERFMON_OPS.describe);
     await assert.rejects(
       runWithNodeRequests(call, () =>
@@ -51,7 +51,7 @@ describe('serviceability operations are decided one by one', () => {
       /does not allow SERVICEABILITY perfmonQueryCounterDescription/,
     );
     assert.equal(connections, 0);
-    assert.equal(client.budget(PERFMON_API, node).remaining, before);
+    assert.equal((await client.budget(PERFMON_API, node)).remaining, before);
     assert.deepEqual(call.auditFields().node_requests, undefined);
   });
 
