@@ -28,25 +28,29 @@ export type FailureReservation =
   | { ok: true; settle(outcome: 'failed' | 'succeeded'): Promise<void> }
   | { ok: false; why: 'blocked' | 'threshold'; retryAfterSeconds: number };
 
+/** The limit of a hit that must always be recorded (a failure counts whatever the window holds). */
+const ALWAYS = Number.MAX_SAFE_INTEGER;
+
 /**
  * Temporary IP blacklist (spec: IP blacklist state). Failures are counted per IP in a sliding window;
  * reaching the threshold lists the IP for a fixed time. The list is persisted (secrets/ip_blacklist.json)
  * so a restart keeps a block; the failure window is not (a restart forgives failures short of a block).
  *
- * Concurrency: an expensive check (a client secret) reserves its failure before it runs, so parallel
- * guesses cannot all be evaluated before the first of them is counted: failures in the window plus
- * checks in flight never exceed the threshold. A listing applies from the moment it is decided, not
- * once the file is written. Reservations are per instance; the failure window is the state backend's,
- * shared by every instance when the backend is.
+ * Concurrency, across instances too: an expensive check (a client secret) takes its place as a failure
+ * before it runs, in one atomic step of the window store (`hit` on the backend's windows, shared by every
+ * instance when the backend is): failures plus checks in flight never exceed the threshold, however the
+ * parallel guesses are spread over the instances. A check that succeeds gives its place back (`release`);
+ * one whose holder dies stays counted until it ages out (fail closed). Two windows per address:
+ * `attempts` (failures and checks in flight: whether a check may run) and `failures` (decided failures
+ * only: whether the address is listed), so a check still running, or a lost one, never lists an address.
+ * A listing applies from the moment it is decided, not once the file is written, and is recorded and
+ * audited once even when several instances decide it at the same time.
  */
 export class IpBlacklist {
-  private readonly key = (ip: string): string => `auth-fail:${ip}`;
+  private readonly attempts = (ip: string): string => `auth-try:${ip}`;
+  private readonly failures = (ip: string): string => `auth-fail:${ip}`;
   /** Listings decided whose write has not completed (or failed: the block still holds in memory). */
   private readonly pending = new Map<string, number>();
-  /** Credential checks in flight per address, each already counted as a failure. */
-  private readonly reserved = new Map<string, number>();
-  /** The last reservation decision under way per address: the next one waits for it. */
-  private readonly deciding = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: DocumentStore<BlacklistTable>,
@@ -66,56 +70,46 @@ export class IpBlacklist {
   }
 
   /**
-   * Reserves one failure for a credential check about to run. The decisions for one address are taken
-   * one after the other, in arrival order (the failure count may come from a shared store, so a decision
-   * waits): no other request of this instance can slip in between a decision and its reservation.
-   * Refused when the address is listed or when its failures plus the checks already in flight reach the
-   * threshold. `settle('succeeded')` gives the reservation back; `settle('failed')` turns it into a
-   * counted failure (await it), after which recordFailure with `counted: true` decides the listing.
+   * Reserves one failure for a credential check about to run: one atomic hit in the address's attempts
+   * window, so of parallel reservations on any number of instances at most `threshold` less the failures
+   * already counted are admitted. Refused when the address is listed or the window is full.
+   * `settle('succeeded')` gives the reservation back; `settle('failed')` keeps it and counts it toward
+   * the listing (await it), after which recordFailure with `counted: true` decides the listing.
    */
-  reserve(ip: string): Promise<FailureReservation> {
-    const previous = this.deciding.get(ip) ?? Promise.resolve();
-    const mine = previous.then(() => this.decide(ip));
-    const done = mine.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.deciding.set(ip, done);
-    void done.then(() => {
-      if (this.deciding.get(ip) === done) this.deciding.delete(ip);
-    });
-    return mine;
-  }
-
-  private async decide(ip: string): Promise<FailureReservation> {
-    const now = this.now();
-    const until = this.blockedUntil(ip, now);
-    if (until > now) return { ok: false, why: 'blocked', retryAfterSeconds: Math.ceil((until - now) / 1000) };
+  async reserve(ip: string): Promise<FailureReservation> {
+    const listed = await this.check(ip);
+    if (listed.blocked) return { ok: false, why: 'blocked', retryAfterSeconds: listed.retryAfterSeconds };
     const { windowMs, threshold, durationMs } = this.settings;
-    const failures = await this.window.count(this.key(ip), windowMs, now);
-    const inFlight = this.reserved.get(ip) ?? 0;
-    if (failures + inFlight >= threshold) {
-      // Failures alone at the threshold: a listing is on its way. Otherwise the checks in flight
-      // decide within about one verification.
-      const retryAfterSeconds = failures >= threshold ? Math.ceil(durationMs / 1000) : 1;
+    const now = this.now();
+    const slot = await this.window.hit(this.attempts(ip), windowMs, threshold, now);
+    if (!slot.admitted) {
+      // Decided failures alone at the threshold: a listing is on its way (or just made). Otherwise
+      // checks in flight fill the window, and they are decided within about one verification.
+      const failed = await this.window.count(this.failures(ip), windowMs, now);
+      const retryAfterSeconds = failed >= threshold ? Math.ceil(durationMs / 1000) : 1;
       return { ok: false, why: 'threshold', retryAfterSeconds };
     }
-    this.reserved.set(ip, inFlight + 1);
-    const giveBack = (): void => {
-      const left = (this.reserved.get(ip) ?? 1) - 1;
-      if (left > 0) this.reserved.set(ip, left);
-      else this.reserved.delete(ip);
+    const giveBack = async (): Promise<void> => {
+      if (slot.ticket !== undefined) await this.window.release(this.attempts(ip), slot.ticket);
     };
+    // Listed by this instance while the hit was on its way: the check must not run.
+    const until = this.blockedUntil(ip, this.now());
+    if (until > now) {
+      await giveBack();
+      return { ok: false, why: 'blocked', retryAfterSeconds: Math.ceil((until - now) / 1000) };
+    }
     let settled = false;
     return {
       ok: true,
       settle: async (outcome) => {
         if (settled) return;
         settled = true;
-        giveBack();
+        if (outcome === 'succeeded') return giveBack();
+        // The place taken stays: it is this failure's in the attempts window. It counts toward the
+        // listing too, unless the address was listed meanwhile (failures while listed do not count).
         const at = this.now();
-        if (outcome === 'failed' && this.blockedUntil(ip, at) <= at)
-          await this.window.hit(this.key(ip), windowMs, threshold, at);
+        if (this.blockedUntil(ip, at) <= at)
+          await this.window.hit(this.failures(ip), windowMs, threshold, at);
       },
     };
   }
@@ -128,9 +122,17 @@ export class IpBlacklist {
     const now = this.now();
     if (this.blockedUntil(ip, now) > now) return false;
     const { windowMs, threshold, durationMs } = this.settings;
-    const count = opts.counted
-      ? await this.window.count(this.key(ip), windowMs, now)
-      : (await this.window.hit(this.key(ip), windowMs, threshold, now)).count;
+    let count: number;
+    if (opts.counted) count = await this.window.count(this.failures(ip), windowMs, now);
+    else {
+      // A failure that reserved nothing (a bad token: cheap to check) also takes a place among the
+      // attempts, whatever they hold already, so the secret checks that may still run are fewer.
+      const [, failed] = await Promise.all([
+        this.window.hit(this.attempts(ip), windowMs, ALWAYS, now),
+        this.window.hit(this.failures(ip), windowMs, threshold, now),
+      ]);
+      count = failed.count;
+    }
     // Another request may have decided the listing while the count was on its way.
     if (this.blockedUntil(ip, this.now()) > now) return false;
     if (count < threshold) return false;
@@ -141,9 +143,20 @@ export class IpBlacklist {
     };
     // Decided now: the failures that arrive while the file is written are refused, not counted again.
     this.pending.set(ip, entry.until);
-    await this.window.reset(this.key(ip));
-    await this.store.update((t) => ({ ...t, [ip]: entry }));
+    // Listed inside the update, only if no one listed it already: of several instances (or requests)
+    // that decide the listing at once, one records and audits it. `mutate` may run again after a
+    // concurrent write, so the flag is set on each run.
+    let listed = false;
+    await this.store.update((t) => {
+      const current = t[ip];
+      listed = !(current && current.until > now);
+      return listed ? { ...t, [ip]: entry } : t;
+    });
     this.pending.delete(ip);
+    // The failures that listed the address are used up. Its attempts window stays full until the
+    // listing ends (release), so an instance that has not seen the listing yet still refuses checks.
+    await this.window.reset(this.failures(ip));
+    if (!listed) return false;
     this.audit.write({
       event: 'AUTH',
       status: 'IP_BLACKLISTED',
@@ -204,6 +217,9 @@ export class IpBlacklist {
         noticed_by: noticedBy,
       });
     }
+    // The listings are over: the addresses start again with every attempt free (a listing leaves its
+    // attempts taken). Only the instance that released them does this, once.
+    await Promise.all(released.map(({ ip }) => this.window.reset(this.attempts(ip))));
     return released.map((r) => r.ip);
   }
 }

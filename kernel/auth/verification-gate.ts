@@ -27,7 +27,8 @@ const MESSAGES: Record<GateRefusal, string> = {
  * The one way a client secret is checked (token endpoint, login form). A bcrypt comparison costs tens
  * to hundreds of milliseconds of a thread-pool thread, so it is the thing a flood aims at. Before it
  * runs: the address must not be listed, its failure is reserved in the blacklist (so parallel guesses
- * stop at the threshold), and the global and per-address bounds must have room. What does not fit is
+ * stop at the threshold, on every instance together), and the global and per-address bounds (this
+ * instance's threads) must have room. What does not fit is
  * refused at once, never queued: a queue would only move the flood into memory.
  */
 export class SecretVerificationGate {

@@ -22,6 +22,20 @@ export const LINKS_PER_CLIENT = 5;
 export const LINKS_TOTAL = 200;
 export const LINK_ATTEMPTS = 5;
 
+/** Between the instance's name and the random part of a link's id: never in either, and URL-safe. */
+export const LINK_INSTANCE_SEPARATOR = '~';
+
+/** An instance's name as a link carries it: INSTANCE_ID is already safe; a host name is made so. */
+export function linkInstanceName(instance: string): string {
+  return instance.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 63);
+}
+
+/** The instance a link id names (`<instance>~<random>`), or undefined for a link of a single instance. */
+export function linkInstance(id: string): string | undefined {
+  const at = id.indexOf(LINK_INSTANCE_SEPARATOR);
+  return at < 0 ? undefined : id.slice(0, at);
+}
+
 /** A link as the page sees it. Only this module changes its state. */
 export interface CredentialLink {
   readonly id: string;
@@ -59,6 +73,13 @@ export class CredentialLinks {
     private readonly limits: CredentialLinkLimits,
     private readonly clock: () => number,
     private readonly baseUrl: () => string,
+    /**
+     * With a shared store, this instance's name: every link then starts with `<instance>~`, so that a
+     * balancer can send the browser's requests for it to the one instance whose memory holds it (the
+     * typed password goes straight to the waiting tool, never through the store). Undefined: one
+     * instance alone, and links are as they always were.
+     */
+    private readonly instance: () => string | undefined = () => undefined,
   ) {}
 
   /** What a tool of `client` sees as ctx.credentialPage. */
@@ -90,7 +111,9 @@ export class CredentialLinks {
         Math.max(1, Math.ceil((Math.min(...all) - now) / 1000)),
       );
     }
-    const id = randomBytes(32).toString('base64url');
+    const owner = this.instance();
+    const random = randomBytes(32).toString('base64url');
+    const id = owner === undefined ? random : `${linkInstanceName(owner)}${LINK_INSTANCE_SEPARATOR}${random}`;
     const link: CredentialLink = {
       id,
       client,

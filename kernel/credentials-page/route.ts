@@ -6,12 +6,13 @@ import { ipGuard } from '../http/middleware/ip-guard.ts';
 import { routeLabel } from '../http/middleware/route-label.ts';
 import type { KernelContext, KernelState } from '../http/state.ts';
 import type { KernelRuntime } from '../runtime.ts';
-import type { CredentialLink, CredentialLinks } from './links.ts';
+import { linkInstance, linkInstanceName, type CredentialLink, type CredentialLinks } from './links.ts';
 import { sendCredentialError, sendCredentialForm, sendStoredPage } from './page-html.ts';
 
 /** The form holds a CSRF token, a username (256), a password (1024) and a choice: 8 KiB is plenty. */
 export const CREDENTIAL_FORM_MAX_BYTES = 8192;
-const LINK_ID = /^[A-Za-z0-9_-]{43}$/;
+/** A link's id: 43 random base64url characters, after `<instance>~` when the store is shared. */
+const LINK_ID = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,62}~)?[A-Za-z0-9_-]{43}$/;
 const PATH = '/credentials/enter/:id';
 
 /**
@@ -137,6 +138,7 @@ async function resolve(
   links: CredentialLinks,
 ): Promise<CredentialLink | null> {
   const id = String(ctx.params.id ?? '');
+  if (LINK_ID.test(id) && (await misdirected(ctx, rt, id))) return null;
   const found = LINK_ID.test(id) ? links.lookup(id) : ({ ok: false, why: 'unknown' } as const);
   if (!found.ok) {
     // An id never issued looks like guessing and counts toward the address's blacklist; an expired or
@@ -157,6 +159,32 @@ async function resolve(
     return null;
   }
   return found.link;
+}
+
+/**
+ * A link naming another instance: only that instance holds it (and the tool waiting for it), so this
+ * one answers 421 with what the balancer must do, before anything of the request's body is read (the
+ * password is not parsed here, let alone passed on). Not counted toward the address's blacklist: the
+ * person followed a real link, and the balancer's configuration is what is wrong.
+ */
+async function misdirected(ctx: KernelContext, rt: KernelRuntime, id: string): Promise<boolean> {
+  const owner = linkInstance(id);
+  if (owner === undefined || owner === linkInstanceName(rt.state.instance)) return false;
+  const here = linkInstanceName(rt.state.instance);
+  rt.log.warn(
+    { owner, instance: here, ip: ctx.state.ip, method: ctx.method },
+    'a credential link of another instance reached this one: the balancer must route /credentials/enter/<instance>~ to that instance (docs/scale-out.md)',
+  );
+  await failure(rt, ctx, 'credential_link_misdirected', false);
+  sendCredentialError(
+    ctx,
+    421,
+    'MISDIRECTED_REQUEST',
+    `this credential link belongs to instance ${owner}, but the load balancer sent it to instance ${here}: ` +
+      `the balancer must send /credentials/enter/${owner}~... to instance ${owner} (docs/scale-out.md, ` +
+      '"Credential page"); open the link again once it does',
+  );
+  return true;
 }
 
 /**

@@ -177,6 +177,8 @@ export async function loadModules(
     },
     rt.clock,
     () => rt.publicBaseUrl,
+    // With a shared store the link names this instance, for the balancer's rule (docs/scale-out.md).
+    () => (rt.state.kind === 'redis' ? rt.state.instance : undefined),
   );
   const changes = new FileChangeJournal({
     dir: rt.paths.changes,

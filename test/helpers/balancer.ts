@@ -47,6 +47,8 @@ export interface Balancer {
   remove(index: number): void;
   /** Puts it back. */
   restore(index: number): void;
+  /** The routing rule in force (undefined: round-robin only); tests may change it at any time. */
+  route: ((req: IncomingMessage) => number | undefined) | undefined;
   /** Zeroes the counts and the log. */
   reset(): void;
   close(): Promise<void>;
@@ -59,6 +61,13 @@ export interface BalancerOptions {
   stateDir: string;
   /** Port to listen on (0: any free one). The instances' PUBLIC_BASE_URL names it, so it is often fixed. */
   port?: number;
+  /**
+   * A routing rule, as a real balancer's `use-server` (HAProxy) or path matcher (Caddy): the backend
+   * (by index) for a request, or undefined for the next one in the rotation. A routed request whose
+   * backend is down or refuses the connection falls back to the rotation, as HAProxy's redispatch does.
+   * Settable after start through `Balancer.route`.
+   */
+  route?: (req: IncomingMessage) => number | undefined;
 }
 
 export async function startBalancer(o: BalancerOptions): Promise<Balancer> {
@@ -77,8 +86,19 @@ export async function startBalancer(o: BalancerOptions): Promise<Balancer> {
   const log: BalancedRequest[] = [];
   const down = new Set<number>();
   let next = 0;
+  // Filled in once the server listens; `pick` reads its `route`, which a test may change.
+  const self = { route: o.route } as Balancer;
 
-  function pick(tried: Set<number>): number | undefined {
+  function pick(req: IncomingMessage, tried: Set<number>): number | undefined {
+    const routed = self.route?.(req);
+    if (
+      routed !== undefined &&
+      routed >= 0 &&
+      routed < backends.length &&
+      !down.has(routed) &&
+      !tried.has(routed)
+    )
+      return routed;
     for (let n = 0; n < backends.length; n++) {
       const i = next % backends.length;
       next++;
@@ -88,7 +108,7 @@ export async function startBalancer(o: BalancerOptions): Promise<Balancer> {
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, tried: Set<number>): void {
-    const i = pick(tried);
+    const i = pick(req, tried);
     if (i === undefined) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end('no instance available');
       return;
@@ -171,7 +191,7 @@ export async function startBalancer(o: BalancerOptions): Promise<Balancer> {
     server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  return {
+  const rest: Omit<Balancer, 'route'> = {
     url: `https://127.0.0.1:${port}`,
     port,
     counts,
@@ -189,4 +209,5 @@ export async function startBalancer(o: BalancerOptions): Promise<Balancer> {
       for (const a of agents) a.destroy();
     },
   };
+  return Object.assign(self, rest);
 }

@@ -85,7 +85,18 @@ export class RedisSlidingWindowStore implements SlidingWindowStore {
     const r = await this.#run(() =>
       this.#commands.ucmcpWindowHit(this.#prefix + key, now, windowMs, limit, member),
     );
-    return { admitted: r[0] === 1, count: Number(r[1]), retryAfterMs: Number(r[2]) };
+    const admitted = r[0] === 1;
+    return {
+      admitted,
+      count: Number(r[1]),
+      retryAfterMs: Number(r[2]),
+      // The member is the event's name in the set: unique across instances, so it is the ticket.
+      ...(admitted ? { ticket: member } : {}),
+    };
+  }
+
+  async release(key: string, ticket: string): Promise<void> {
+    await this.#run(() => this.#client.zrem(this.#prefix + key, ticket));
   }
 
   async count(key: string, windowMs: number, now = Date.now()): Promise<number> {

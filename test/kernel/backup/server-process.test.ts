@@ -48,9 +48,11 @@ describe('finding and stopping the running server', () => {
   it('a server that ignores SIGTERM: a timeout error that says nothing was restored', async () => {
     const child = spawn(process.execPath, [
       '-e',
-      'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)',
+      'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); process.stdout.write("ready\\n")',
     ]);
-    await new Promise((r) => setTimeout(r, 300));
+    // Once it says so, not after a guess: on a loaded machine a fixed wait ended before the handler was
+    // installed, and SIGTERM stopped it.
+    await new Promise((r) => child.stdout.once('data', r));
     try {
       await assert.rejects(stopServer({ pid: child.pid as number, via: 'pid-file' }, 500), (err: unknown) => {
         assert.ok(err instanceof BackupError && err.reason === 'SERVER_STOP_TIMEOUT');

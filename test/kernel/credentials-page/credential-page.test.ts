@@ -165,6 +165,14 @@ describe('credential page', () => {
     assert.equal(unknown.status, 404);
     assert.match(await unknown.text(), /NOT_FOUND<\/strong>: this credential link does not exist/);
     assert.equal((await get(`${k.url}/credentials/enter/%3Cscript%3E`)).status, 404);
+    // A link naming another instance (docs/scale-out.md) is a misrouting, answered 421 without reading the form.
+    const elsewhere = `${k.url}/credentials/enter/other-1~${'A'.repeat(43)}`;
+    const misdirected = await post(elsewhere, { csrf: 'x', username: 'u', password: PASSWORD });
+    assert.equal(misdirected.status, 421);
+    assert.match(
+      await misdirected.text(),
+      /MISDIRECTED_REQUEST<\/strong>: this credential link belongs to instance other-1/,
+    );
 
     const { url } = await openLink();
     const html = await (await get(url)).text();

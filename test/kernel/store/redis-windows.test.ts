@@ -16,7 +16,9 @@ if (skip) console.log(`# skipping the redis window tests: ${skip}`);
 type Step =
   | { op: 'hit'; at: number; limit: number; want: { admitted: boolean; count: number; retryAfterMs: number } }
   | { op: 'count'; at: number; want: number }
-  | { op: 'reset' };
+  | { op: 'reset' }
+  /** Gives back the event the hit at step `of` (an index into the steps) recorded. */
+  | { op: 'release'; of: number };
 
 const W = 60_000;
 const T0 = 1_700_000_000_000;
@@ -27,6 +29,7 @@ const hit = (at: number, limit: number, admitted: boolean, count: number, retryA
   want: { admitted, count, retryAfterMs },
 });
 const count = (at: number, want: number): Step => ({ op: 'count', at: T0 + at, want });
+const release = (of: number): Step => ({ op: 'release', of });
 
 const CASES: { name: string; steps: Step[] }[] = [
   {
@@ -74,6 +77,39 @@ const CASES: { name: string; steps: Step[] }[] = [
     steps: [hit(0, 0, false, 0, W), count(0, 0)],
   },
   {
+    name: 'release gives back exactly the event its ticket names, once',
+    steps: [
+      hit(0, 3, true, 1),
+      hit(1000, 3, true, 2),
+      hit(2000, 3, true, 3),
+      hit(3000, 3, false, 3, 57_000),
+      release(1),
+      count(3000, 2),
+      release(1),
+      count(3000, 2),
+      hit(3000, 3, true, 3),
+      hit(3500, 3, false, 3, 56_500),
+      release(0),
+      count(3500, 2),
+      hit(3500, 3, true, 3),
+    ],
+  },
+  {
+    name: 'release of an event that has left the window, or after a reset, changes nothing',
+    steps: [
+      hit(0, 2, true, 1),
+      hit(1000, 2, true, 2),
+      count(W + 500, 1),
+      release(0),
+      count(W + 500, 1),
+      hit(W + 500, 2, true, 2),
+      { op: 'reset' },
+      release(1),
+      count(W + 600, 0),
+      hit(W + 600, 2, true, 1),
+    ],
+  },
+  {
     name: 'reset forgets the key',
     steps: [hit(0, 1, true, 1), hit(1, 1, false, 1, W - 1), { op: 'reset' }, count(1, 0), hit(2, 1, true, 1)],
   },
@@ -81,9 +117,16 @@ const CASES: { name: string; steps: Step[] }[] = [
 
 async function play(store: SlidingWindowStore, key: string, steps: Step[]): Promise<unknown[]> {
   const seen: unknown[] = [];
+  const tickets: (string | undefined)[] = [];
   for (const s of steps) {
-    if (s.op === 'hit') seen.push(await store.hit(key, W, s.limit, s.at));
-    else if (s.op === 'count') seen.push(await store.count(key, W, s.at));
+    if (s.op === 'hit') {
+      // The ticket names the event (for release): present exactly when admitted; its form is the store's.
+      const { ticket, ...r } = await store.hit(key, W, s.limit, s.at);
+      assert.equal(typeof ticket === 'string', r.admitted, 'a ticket exactly for an admitted event');
+      tickets[seen.length] = ticket;
+      seen.push(r);
+    } else if (s.op === 'count') seen.push(await store.count(key, W, s.at));
+    else if (s.op === 'release') seen.push(await store.release(key, tickets[s.of] as string));
     else seen.push(await store.reset(key));
   }
   return seen;
@@ -117,7 +160,7 @@ describe('RedisSlidingWindowStore (real redis-server)', { skip }, () => {
 
   for (const c of CASES) {
     it(`same decisions as the memory store: ${c.name}`, async () => {
-      const want = c.steps.map((s) => (s.op === 'reset' ? undefined : s.want));
+      const want = c.steps.map((s) => (s.op === 'reset' || s.op === 'release' ? undefined : s.want));
       assert.deepEqual(await play(new MemorySlidingWindowStore(), 'k', c.steps), want, 'memory');
       const store = new RedisSlidingWindowStore(await ready(client()), 'test:win:', 'a');
       assert.deepEqual(await play(store, `case:${c.name}`, c.steps), want, 'redis');
@@ -175,7 +218,12 @@ describe('RedisSlidingWindowStore (real redis-server)', { skip }, () => {
     assert.equal((await store.hit('k', W, 5)).admitted, true);
     await redis.stop();
     try {
-      for (const attempt of [() => store.hit('k', W, 5), () => store.count('k', W), () => store.reset('k')]) {
+      for (const attempt of [
+        () => store.hit('k', W, 5),
+        () => store.count('k', W),
+        () => store.release('k', 'a:0:0'),
+        () => store.reset('k'),
+      ]) {
         await assert.rejects(attempt(), (err: unknown) => {
           assert.ok(err instanceof StateStoreUnavailableError, String(err));
           assert.equal(err.code, 'STATE_STORE_UNAVAILABLE');

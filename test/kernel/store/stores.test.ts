@@ -84,4 +84,22 @@ describe('state stores', () => {
     assert.equal((await w.hit('k', 60_000, 3, t0 + 60_500)).admitted, true);
     assert.equal(await w.count('other', 60_000, t0), 0);
   });
+
+  it('the sliding window gives back the one event a ticket names (release), and only once', async () => {
+    const w = new MemorySlidingWindowStore();
+    const t0 = 1_000_000;
+    const [a, b] = [await w.hit('k', 60_000, 2, t0), await w.hit('k', 60_000, 2, t0)];
+    const refused = await w.hit('k', 60_000, 2, t0 + 1);
+    assert.equal(refused.admitted, false);
+    assert.equal(refused.ticket, undefined, 'nothing recorded, nothing to release');
+    assert.ok(a.ticket && b.ticket && a.ticket !== b.ticket, 'two events at the same millisecond differ');
+    await w.release('k', a.ticket);
+    await w.release('k', a.ticket);
+    await w.release('other', b.ticket);
+    assert.equal(await w.count('k', 60_000, t0 + 1), 1, 'a released once; b untouched by another key');
+    assert.equal((await w.hit('k', 60_000, 2, t0 + 2)).admitted, true, 'the slot is free again');
+    await w.reset('k');
+    await w.release('k', b.ticket);
+    assert.equal(await w.count('k', 60_000, t0 + 2), 0);
+  });
 });

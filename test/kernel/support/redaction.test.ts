@@ -32,12 +32,12 @@ describe('support bundle redaction', () => {
     assert.match(out, /9 settings, 0 redacted/);
   });
 
-  it('no known setting with a value of its kind is taken for a secret, but BACKUP_SFTP_PASSWORD_ENC', () => {
+  it('no known setting with a value of its kind is taken for a secret, but the two *_PASSWORD_ENC', () => {
     const defaults = configSchema.parse({}) as Record<string, unknown>;
     const shown = (v: unknown): string =>
       v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v as string | number | boolean);
     const named = CONFIG_KEYS.filter((k) => isSecretSetting(k, shown(defaults[k])));
-    assert.deepEqual(named, ['BACKUP_SFTP_PASSWORD_ENC']);
+    assert.deepEqual(named.sort(), ['BACKUP_SFTP_PASSWORD_ENC', 'STATE_BACKEND_PASSWORD_ENC']);
     // By name alone the token lifetimes match *TOKEN*: only their numeric value keeps them readable.
     assert.ok(isSecretName('AUTH_ACCESS_TOKEN_TTL_SECONDS'));
     assert.ok(isSecretSetting('AUTH_ACCESS_TOKEN_TTL_SECONDS', 'not-a-number'));
