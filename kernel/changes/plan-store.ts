@@ -57,6 +57,28 @@ interface Entry {
  * PLAN_USED or PLAN_EXPIRED rather than PLAN_NOT_FOUND; then it is forgotten. A client past `perClient`
  * plans loses its oldest, so memory stays bounded whatever a client asks for.
  */
+/** Refuses a plan past its expiry, or previewed with another tool or other arguments (it stays unused). */
+export function assertPlanFits(plan: Plan, expect: PlanBinding, now: number): void {
+  if (now >= plan.expiresAt)
+    throw new PlanExpiredError(
+      `this plan_id expired at ${new Date(plan.expiresAt).toISOString()}: preview the change again`,
+    );
+  if (plan.tool !== expect.tool || plan.argsDigest !== expect.argsDigest)
+    throw new PlanMismatchError(
+      plan.tool !== expect.tool
+        ? `this plan_id was previewed with ${plan.tool}, not ${expect.tool}`
+        : 'the arguments differ from those previewed with this plan_id: nothing was sent',
+    );
+}
+
+/** Refuses (once the plan is used up) when the object changed on the node since the preview. */
+export function assertUnchangedSincePreview(plan: Plan, expect: PlanBinding): void {
+  if (plan.beforeDigest !== expect.beforeDigest)
+    throw new ChangedSincePreviewError(
+      'the object changed on the node since the preview: nothing was sent; preview the change again',
+    );
+}
+
 export class MemoryPlanStore implements PlanStore {
   private readonly entries = new Map<string, Entry>();
   /** Each client's plan ids, oldest first. */
@@ -89,21 +111,9 @@ export class MemoryPlanStore implements PlanStore {
         throw new PlanNotFoundError('no such plan_id for this client: preview the change first');
       const { plan } = entry;
       if (entry.used) throw new PlanUsedError('this plan_id was already used: preview the change again');
-      if (now >= plan.expiresAt)
-        throw new PlanExpiredError(
-          `this plan_id expired at ${new Date(plan.expiresAt).toISOString()}: preview the change again`,
-        );
-      if (plan.tool !== expect.tool || plan.argsDigest !== expect.argsDigest)
-        throw new PlanMismatchError(
-          plan.tool !== expect.tool
-            ? `this plan_id was previewed with ${plan.tool}, not ${expect.tool}`
-            : 'the arguments differ from those previewed with this plan_id: nothing was sent',
-        );
+      assertPlanFits(plan, expect, now);
       entry.used = true;
-      if (plan.beforeDigest !== expect.beforeDigest)
-        throw new ChangedSincePreviewError(
-          'the object changed on the node since the preview: nothing was sent; preview the change again',
-        );
+      assertUnchangedSincePreview(plan, expect);
       return Promise.resolve({ ...plan });
     } catch (err) {
       return Promise.reject(err as Error);

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import {
-  ChangedSincePreviewError,
-  PlanExpiredError,
-  PlanMismatchError,
-  PlanNotFoundError,
-  PlanUsedError,
-} from '../errors/index.ts';
+import { PlanNotFoundError, PlanUsedError } from '../errors/index.ts';
 import type { RecordStore } from '../store/backend/state-backend.ts';
-import type { Plan, PlanBinding, PlanStore, PlanStoreOptions } from './plan-store.ts';
+import {
+  assertPlanFits,
+  assertUnchangedSincePreview,
+  type Plan,
+  type PlanBinding,
+  type PlanStore,
+  type PlanStoreOptions,
+} from './plan-store.ts';
 
 const planKey = (id: string) => `plan:${id}`;
 const usedKey = (id: string) => `plan-used:${id}`;
@@ -47,22 +48,10 @@ export class SharedPlanStore implements PlanStore {
     if (!plan || plan.client !== expect.client)
       throw new PlanNotFoundError('no such plan_id for this client: preview the change first');
     if ((await this.records.get(usedKey(id))) !== undefined) throw used();
-    if (now >= plan.expiresAt)
-      throw new PlanExpiredError(
-        `this plan_id expired at ${new Date(plan.expiresAt).toISOString()}: preview the change again`,
-      );
-    if (plan.tool !== expect.tool || plan.argsDigest !== expect.argsDigest)
-      throw new PlanMismatchError(
-        plan.tool !== expect.tool
-          ? `this plan_id was previewed with ${plan.tool}, not ${expect.tool}`
-          : 'the arguments differ from those previewed with this plan_id: nothing was sent',
-      );
+    assertPlanFits(plan, expect, now);
     const ttl = Math.max(1000, plan.expiresAt + this.o.ttlMs - now);
     if (!(await this.records.create(usedKey(id), plan.client, ttl))) throw used();
-    if (plan.beforeDigest !== expect.beforeDigest)
-      throw new ChangedSincePreviewError(
-        'the object changed on the node since the preview: nothing was sent; preview the change again',
-      );
+    assertUnchangedSincePreview(plan, expect);
     return plan;
   }
 }

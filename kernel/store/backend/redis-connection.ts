@@ -183,7 +183,7 @@ export class RedisConnection {
   }
 
   assertAvailable(): void {
-    if (!this.available()) throw unavailable();
+    if (!this.available()) throw storeUnavailable();
   }
 
   status(): BackendStatus {
@@ -212,7 +212,7 @@ export class RedisConnection {
     } catch (err) {
       if (err instanceof StateStoreUnavailableError) throw err;
       this.noteFailure(err as Error);
-      throw unavailable(err);
+      throw storeUnavailable(err);
     }
   }
 
@@ -278,7 +278,8 @@ function tlsOptions(host: string, caFile: string): ConnectionOptions {
   };
 }
 
-function unavailable(cause?: unknown): StateStoreUnavailableError {
+/** The coded 503 every use of an unavailable store throws (Retry-After STORE_RETRY_AFTER_SECONDS). */
+export function storeUnavailable(cause?: unknown): StateStoreUnavailableError {
   const err = new StateStoreUnavailableError(
     'the shared state store is unavailable; try again shortly',
     cause === undefined ? undefined : { cause },

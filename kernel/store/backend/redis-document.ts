@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import { StartupError, StateStoreUnavailableError } from '../../errors/index.ts';
+import { StartupError } from '../../errors/index.ts';
 import type { DocumentStore } from '../document-store.ts';
-import { STORE_RETRY_AFTER_SECONDS, type RedisConnection } from './redis-connection.ts';
+import { storeUnavailable, type RedisConnection } from './redis-connection.ts';
 import type { DocumentOptions } from './state-backend.ts';
 
 /**
@@ -206,7 +206,7 @@ export class RedisDocumentStore<T> implements DocumentStore<T> {
   }
 
   private assertUsable(): void {
-    if (this.closed || !this.fresh || !this.conn.available()) throw unavailable();
+    if (this.closed || !this.fresh || !this.conn.available()) throw storeUnavailable();
   }
 
   private async write(mutate: (current: T) => T): Promise<T> {
@@ -369,15 +369,6 @@ export class RedisDocumentStore<T> implements DocumentStore<T> {
   }
 }
 
-function unavailable(cause?: unknown): StateStoreUnavailableError {
-  const err = new StateStoreUnavailableError(
-    'the shared state store is unavailable; try again shortly',
-    cause === undefined ? undefined : { cause },
-  );
-  err.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
-  return err;
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The scripts as commands of the client (EVALSHA, and the script itself once on NOSCRIPT). */
@@ -423,7 +414,7 @@ async function subscribe(
     } catch (err) {
       set.delete(onMessage);
       if (set.size === 0) channels.delete(channel);
-      throw unavailable(err);
+      throw storeUnavailable(err);
     }
   }
   const map = channels;
