@@ -1,16 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileExclusive } from '../store/atomic-file.ts';
 
 /** A new key every day; the previous day's still verifies (every sealed value lives minutes). */
 export const SHARED_KEY_PERIOD_MS = 86_400_000;
@@ -75,23 +66,9 @@ export class SharedHmacKeys {
     const known = this.keys.get(start);
     if (known) return known;
     const path = join(this.dir, `${start}.key`);
-    // Written whole to a private temporary file, then linked into place: link() fails when the name
-    // exists, so the first instance wins and no instance ever reads a half-written key.
-    const tmp = join(this.dir, `.${start}.${randomBytes(8).toString('hex')}.tmp`);
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      writeSync(fd, randomBytes(32).toString('hex'));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      linkSync(tmp, path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      rmSync(tmp, { force: true });
-    }
+    // Written whole to a private temporary file, then linked into place: the first instance wins and
+    // no instance ever reads a half-written key.
+    createFileExclusive(path, randomBytes(32).toString('hex'));
     this.rescan(true);
     const key = this.keys.get(start);
     if (!key) throw new Error(`the shared key ${path} is unreadable`);

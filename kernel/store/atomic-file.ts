@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
@@ -66,6 +66,36 @@ export async function writeFileAtomicAsync(
   // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
   await d?.sync().catch(() => undefined);
   await d?.close();
+}
+
+/**
+ * Creates `path` with `data` unless it exists: temporary file, fsync, then link(2) to the final name,
+ * atomic like a rename but failing instead of overwriting when another process (a concurrent start,
+ * another instance) created it first. Returns false in that case, leaving the other's file.
+ */
+export function createFileExclusive(path: string, data: string | Uint8Array, mode = 0o600): boolean {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = tempPathFor(path);
+  const fd = openSync(tmp, 'wx', mode);
+  try {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(tmp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  fsyncDir(dir);
+  return true;
 }
 
 /** A temporary name beside `path`, hidden and unique, that removeInterruptedWrites recognises. */

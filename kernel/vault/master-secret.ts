@@ -1,21 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { StartupError } from '../errors/index.ts';
-import { fsyncDir } from '../store/atomic-file.ts';
+import { createFileExclusive } from '../store/atomic-file.ts';
 import type { StatePaths } from '../paths.ts';
 import { CREDENTIALS_FILE, KNOWN_HOSTS_FILE, vaultDir } from './vault-paths.ts';
 
@@ -52,7 +39,7 @@ export function loadOrCreateMasterSecret(paths: StatePaths, log?: WarnLogger): M
           'restore the vault master secret from a backup, or remove those clients/<name>/vault directories to start over',
       );
     }
-    if (createExclusive(path, randomBytes(MASTER_SECRET_BYTES))) {
+    if (createFileExclusive(path, randomBytes(MASTER_SECRET_BYTES))) {
       return { secret: readSecret(path), source: 'created', path };
     }
   }
@@ -77,34 +64,6 @@ function readSecret(path: string): Buffer {
     );
   }
   return buf;
-}
-
-/**
- * Temporary file, fsync, then link(2) to the final name: atomic like a rename, but it fails instead
- * of overwriting when a concurrent start created the secret first. Returns false in that case.
- */
-function createExclusive(path: string, data: Buffer): boolean {
-  const dir = join(path, '..');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(tmp, path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-  fsyncDir(dir);
-  return true;
 }
 
 // A restore or a copy can widen the mode; the secret must stay readable by the server's user only.
